@@ -1,0 +1,35 @@
+# make demo: generate the default project and train it on CPU.  make test: every tier.  make test-fast: each change.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-fast test-slow lint clean
+
+# The environment: the template's tooling, plus a generated project installed for its dependencies (TensorFlow,
+# gin, absl), so that they are declared in one place.
+$(STAMP): pyproject.toml template/pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev]"
+	$(PY) -m scaffold new accelerator=cpu -o build/deps --overwrite
+	$(PY) -m pip install -q "./build/deps/shape-classifier[test]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(PY) -m scaffold demo --output-dir build/demo
+
+lint: $(STAMP)
+	$(PY) -m ruff format --check .
+	$(PY) -m ruff check .
+
+test-fast: lint
+	$(PY) -m pytest -m "not slow"
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -m slow
+
+test: test-fast test-slow
+
+clean:
+	rm -rf $(VENV) build

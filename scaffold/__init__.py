@@ -1,0 +1,1 @@
+"""The template's own logic: answer validation, pruning of unselected options, and the `new` command."""

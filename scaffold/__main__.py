@@ -1,0 +1,5 @@
+import sys
+
+from scaffold.cli import main
+
+sys.exit(main())

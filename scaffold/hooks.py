@@ -1,0 +1,42 @@
+"""What cookiecutter's pre_gen and post_gen hooks do; the hook files only call these."""
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+from scaffold import answers
+
+ANSWERS_FILE = ".cookiecutter.json"
+
+# Paths in a generated project that an option's value makes unnecessary.
+REMOVED_BY = {
+    ("license", "none"): ("LICENSE",),
+    ("github_actions", "no"): (".github",),
+}
+
+
+def removed_paths(context):
+    """Returns the project-relative paths that the answers in `context` do not need."""
+    return [path for (key, value), paths in REMOVED_BY.items() if context.get(key) == value for path in paths]
+
+
+def pre_gen(context):
+    """Refuses bad answers: prints one sentence per problem and returns a non-zero exit status."""
+    found = answers.problems(context)
+    for problem in found:
+        print(f"Error: {problem}", file=sys.stderr)
+    return 1 if found else 0
+
+
+def post_gen(context, project_dir="."):
+    """Removes the files that unselected options do not need and saves the answers, for regenerating later."""
+    answers_given = {key: value for key, value in context.items() if not key.startswith("_")}
+    Path(project_dir, ANSWERS_FILE).write_text(json.dumps(answers_given, indent=2, ensure_ascii=False) + "\n")
+    for relative in removed_paths(context):
+        path = Path(project_dir, relative)
+        if path.is_dir():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
+    return 0

@@ -1,0 +1,39 @@
+"""Shared fixtures: a tiny dataset written once per session, and main.py run in this process (TF imports once)."""
+
+import os
+from pathlib import Path
+
+import pytest
+from absl import flags
+
+from {{ cookiecutter.package_name }} import main, prepare_data
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+SMOKE = str(PROJECT_DIR / "configs" / "smoke.gin")
+NUM_EVAL = 21  # not a multiple of the smoke batch (8), so the last eval batch is padded
+
+
+@pytest.fixture(autouse=True)
+def _in_project_dir(monkeypatch):
+    monkeypatch.chdir(PROJECT_DIR)
+
+
+@pytest.fixture(scope="session")
+def data_dir(tmp_path_factory):
+    path = tmp_path_factory.mktemp("data")
+    prepare_data.main(
+        ["--output_dir", str(path), "--num_train", "96", "--num_eval", str(NUM_EVAL), "--num_shards", "2"]
+    )
+    return str(path)
+
+
+def run_main(model_dir, data_dir, *args):
+    """Runs main.py's main() as `python -m ... --gin_file=configs/smoke.gin --model_dir ... --data_dir ... args`."""
+    flags.FLAGS.unparse_flags()
+    flags.FLAGS(["main", f"--gin_file={SMOKE}", f"--model_dir={model_dir}", f"--data_dir={data_dir}", *args])
+    main.main([])
+
+
+def read(path):
+    with open(os.path.join(path)) as f:
+        return f.read()

@@ -1,0 +1,82 @@
+"""Each mode, run through main.py with configs/smoke.gin; resume, eval outputs, prediction CSV and export."""
+
+import csv
+import json
+import os
+
+import numpy as np
+import pytest
+import tensorflow as tf
+from absl import app
+from conftest import NUM_EVAL, SMOKE, read, run_main
+
+from {{ cookiecutter.package_name }} import dataset, main, preprocessing
+from {{ cookiecutter.package_name }}.shapes import CLASS_NAMES
+
+
+def test_train_writes_checkpoints_summaries_and_the_operative_config(tmp_path, data_dir):
+    run_main(tmp_path, data_dir, "--mode=train")
+    checkpoint = tf.train.get_checkpoint_state(str(tmp_path / "checkpoints"))
+    assert [os.path.basename(p) for p in checkpoint.all_model_checkpoint_paths] == ["ckpt-2", "ckpt-4"]
+    assert "Params.train_steps = 4" in read(tmp_path / "operative_config.gin")
+    assert os.listdir(tmp_path / "train")
+
+
+def test_train_and_eval_then_eval_write_metrics(tmp_path, data_dir):
+    run_main(tmp_path, data_dir, "--mode=train_and_eval")
+    metrics = json.loads(read(tmp_path / "eval_metrics.json"))
+    assert metrics["step"] == 4 and metrics["examples"] == NUM_EVAL
+    assert 0.0 <= metrics["accuracy"] <= 1.0 and metrics["loss"] > 0
+    os.remove(tmp_path / "eval_metrics.json")
+    run_main(tmp_path, data_dir, "--mode=eval", "--split=train")
+    assert json.loads(read(tmp_path / "eval_metrics.json"))["examples"] == 96
+
+
+def test_an_interrupted_run_resumes_at_the_saved_step(tmp_path, data_dir):
+    no_dropout = "--gin_param=Params.dropout_rate = 0.0"
+    run_main(tmp_path / "straight", data_dir, "--mode=train", no_dropout, "--gin_param=Params.train_steps = 6")
+    # Stopped after the checkpoint at step 2, then the same command (asking for 6 steps) again.
+    run_main(tmp_path / "resumed", data_dir, "--mode=train", no_dropout, "--gin_param=Params.train_steps = 2")
+    run_main(tmp_path / "resumed", data_dir, "--mode=train", no_dropout, "--gin_param=Params.train_steps = 6")
+    params, _ = main.load_data(main.parse_config([SMOKE], ["Params.dropout_rate = 0.0"]), data_dir)
+    runs = [main.build_trainer(params, str(tmp_path / name), tpu=None) for name in ("straight", "resumed")]
+    for run in runs:
+        assert run.restore() and run.step == 6
+    for straight, resumed in zip(runs[0].model.get_weights(), runs[1].model.get_weights(), strict=True):
+        np.testing.assert_allclose(resumed, straight, rtol=1e-5, atol=1e-6)
+
+
+def test_predict_writes_every_example_in_order(tmp_path, data_dir):
+    run_main(tmp_path, data_dir, "--mode=train")
+    run_main(tmp_path, data_dir, "--mode=predict")
+    with open(tmp_path / "predictions_eval.csv") as f:
+        rows = list(csv.DictReader(f))
+    records = tf.data.TFRecordDataset(dataset.load_info(data_dir).files("eval")).map(dataset.parse_batch)
+    truth = {r["image/key"].numpy().decode(): int(r["image/class/label"]) for r in records}
+    assert len(rows) == NUM_EVAL and {r["key"] for r in rows} == set(truth)
+    assert all(CLASS_NAMES[truth[r["key"]]] == r["label"] for r in rows), "each row's label is its own example's"
+    probabilities = np.array([[float(v) for k, v in r.items() if k.startswith("p_")] for r in rows])
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, atol=1e-4)
+    assert {r["prediction"] for r in rows} <= set(CLASS_NAMES)
+
+
+def test_export_serves_raw_images_like_the_trained_model(tmp_path, data_dir):
+    run_main(tmp_path, data_dir, "--mode=train")
+    run_main(tmp_path, data_dir, "--mode=export")
+    serve = tf.saved_model.load(str(tmp_path / "export" / "4")).signatures["serving_default"]
+    images = tf.constant(np.random.default_rng(0).integers(0, 256, (3, 40, 28, 3)), tf.uint8)
+    served = serve(images=images)
+
+    params, _ = main.load_data(main.parse_config([SMOKE], []), data_dir)
+    run = main.build_trainer(params, str(tmp_path), tpu=None)
+    assert run.restore()
+    inputs = tf.stack([preprocessing.preprocess_for_eval(image, params.image_size) for image in images])
+    expected = tf.nn.softmax(run.model(inputs, training=False)).numpy()
+    np.testing.assert_allclose(served["probabilities"].numpy(), expected, atol=1e-5)
+    assert served["class_name"].numpy()[0].decode() in CLASS_NAMES
+
+
+@pytest.mark.parametrize("mode", ["eval", "predict", "export"])
+def test_modes_that_need_a_checkpoint_say_so(tmp_path, data_dir, mode):
+    with pytest.raises(app.UsageError, match="train first"):
+        run_main(tmp_path, data_dir, f"--mode={mode}")

@@ -1,0 +1,120 @@
+"""The on-disk dataset format: TFRecord shards of tf.train.Example, a label file and a small index.
+
+A data directory holds `labels.txt` (one class name per line; the line number is the label), `dataset_info.json`
+(each split's shard files and their example counts) and the shards themselves. Paths may be local or gs://.
+"""
+
+import dataclasses
+import json
+import os
+
+import tensorflow as tf
+
+LABELS_FILE = "labels.txt"
+INFO_FILE = "dataset_info.json"
+SPLITS = ("train", "eval")
+
+FEATURES = {
+    "image/encoded": tf.io.FixedLenFeature([], tf.string),
+    "image/class/label": tf.io.FixedLenFeature([], tf.int64),
+    "image/key": tf.io.FixedLenFeature([], tf.string, default_value=""),
+}
+
+
+@dataclasses.dataclass(frozen=True)
+class DatasetInfo:
+    """What training needs to know about a data directory.
+
+    Attributes:
+      class_names: the class name of each label, in label order.
+      shards: split -> ((shard path, number of examples), ...).
+    """
+
+    class_names: tuple[str, ...]
+    shards: dict[str, tuple[tuple[str, int], ...]]
+
+    @property
+    def num_classes(self):
+        return len(self.class_names)
+
+    def num_examples(self, split):
+        return sum(count for _, count in self.shards[split])
+
+    def files(self, split):
+        return [path for path, _ in self.shards[split]]
+
+
+def serialize_example(encoded_image, label, key):
+    """Returns one tf.train.Example as bytes: an encoded PNG/JPEG image, its integer label and a key (file name)."""
+    feature = {
+        "image/encoded": tf.train.Feature(bytes_list=tf.train.BytesList(value=[encoded_image])),
+        "image/class/label": tf.train.Feature(int64_list=tf.train.Int64List(value=[label])),
+        "image/key": tf.train.Feature(bytes_list=tf.train.BytesList(value=[key.encode("utf-8")])),
+    }
+    return tf.train.Example(features=tf.train.Features(feature=feature)).SerializeToString()
+
+
+def write_split(examples, output_dir, split, num_shards):
+    """Writes serialized examples round-robin into `num_shards` files; returns ((file name, count), ...)."""
+    names = [f"{split}-{i:05d}-of-{num_shards:05d}.tfrecord" for i in range(num_shards)]
+    counts = [0] * num_shards
+    writers = [tf.io.TFRecordWriter(os.path.join(output_dir, name)) for name in names]
+    try:
+        for i, example in enumerate(examples):
+            writers[i % num_shards].write(example)
+            counts[i % num_shards] += 1
+    finally:
+        for writer in writers:
+            writer.close()
+    return tuple(zip(names, counts, strict=True))
+
+
+def write_info(output_dir, class_names, shards):
+    """Writes the label file and the index; the index last, so a directory with one is complete."""
+    with tf.io.gfile.GFile(os.path.join(output_dir, LABELS_FILE), "w") as f:
+        f.write("".join(f"{name}\n" for name in class_names))
+    index = {split: [{"file": name, "examples": count} for name, count in files] for split, files in shards.items()}
+    with tf.io.gfile.GFile(os.path.join(output_dir, INFO_FILE), "w") as f:
+        f.write(json.dumps({"splits": index}, indent=2) + "\n")
+
+
+def load_info(data_dir):
+    """Reads a data directory's label file and index; raises ValueError saying how to make one."""
+    if not data_dir:
+        raise ValueError("No --data_dir given: point it at a folder made by prepare_data, or use synthetic data.")
+    fix = f"make one with `python -m {__package__}.prepare_data --output_dir {data_dir}` (--image_dir for your images)"
+    for name in (LABELS_FILE, INFO_FILE):
+        if not tf.io.gfile.exists(os.path.join(data_dir, name)):
+            raise ValueError(f"--data_dir {data_dir} has no {name}; {fix}.")
+    with tf.io.gfile.GFile(os.path.join(data_dir, LABELS_FILE)) as f:
+        class_names = tuple(line.strip() for line in f if line.strip())
+    with tf.io.gfile.GFile(os.path.join(data_dir, INFO_FILE)) as f:
+        index = json.load(f)["splits"]
+    shards = {
+        split: tuple((os.path.join(data_dir, s["file"]), s["examples"]) for s in index.get(split, ()))
+        for split in SPLITS
+    }
+    for split, files in shards.items():
+        if not sum(count for _, count in files):
+            raise ValueError(f"--data_dir {data_dir} has no {split} examples; {fix}.")
+    return DatasetInfo(class_names, shards)
+
+
+def synthetic_info(num_classes, num_examples):
+    """The DatasetInfo of the synthetic source, which has no files: `num_examples` per split."""
+    if not num_classes:
+        raise ValueError("The synthetic source has no label file: set Params.num_classes in the config.")
+    return DatasetInfo(
+        tuple(f"class_{i}" for i in range(num_classes)), {split: (("", num_examples),) for split in SPLITS}
+    )
+
+
+def parse_batch(serialized):
+    """Parses a batch of serialized examples: batching first makes parsing several times faster."""
+    return tf.io.parse_example(serialized, FEATURES)
+
+
+def read_keys(files):
+    """Returns the key of every example in `files`, in file order (run on the host, for prediction output)."""
+    records = tf.data.TFRecordDataset(files).batch(1024).map(parse_batch)
+    return [key.decode("utf-8") for batch in records for key in batch["image/key"].numpy()]

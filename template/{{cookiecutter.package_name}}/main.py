@@ -1,0 +1,143 @@
+"""Trains, evaluates, predicts with and exports the image classifier; the config files choose the hardware.
+
+    python -m {{ cookiecutter.package_name }}.main --mode=train_and_eval --gin_file=configs/cpu.gin \\
+        --data_dir=data/shapes --model_dir=runs/cpu
+
+A rerun of the same command resumes from the latest checkpoint in --model_dir.
+"""
+
+import dataclasses
+import os
+
+import gin
+import keras
+from absl import app, flags, logging
+
+from . import dataset, distribute, export, outputs, trainer
+from . import model as model_lib
+from . import params as params_lib
+from .input_pipeline import InputPipeline, eval_steps
+
+MODES = ("train", "eval", "train_and_eval", "predict", "export")
+
+flags.DEFINE_enum("mode", "train_and_eval", MODES, "What to do.")
+flags.DEFINE_multi_string("gin_file", None, "Gin config files, applied in order, e.g. configs/cpu.gin.")
+flags.DEFINE_multi_string("gin_param", [], "Gin bindings applied after the files, e.g. Params.train_steps=100.")
+flags.DEFINE_string("model_dir", None, "Where checkpoints, summaries, configs and outputs go (local or gs://).")
+flags.DEFINE_string("data_dir", None, "A folder written by prepare_data (local or gs://).")
+flags.DEFINE_string("tpu", None, "TPU name, grpc://host:port, or 'local' (TPU VM, Colab, Kaggle); default local.")
+flags.DEFINE_enum("split", "eval", dataset.SPLITS, "The split that eval and predict read.")
+flags.mark_flags_as_required(["gin_file", "model_dir"])
+FLAGS = flags.FLAGS
+
+
+def parse_config(gin_files, gin_params):
+    """Parses the gin files and bindings; returns the run's Params."""
+    gin.clear_config()
+    for path in gin_files:
+        # Configs include each other as 'configs/<name>.gin': this finds them when run from another directory.
+        gin.add_config_file_search_path(os.path.dirname(os.path.dirname(os.path.abspath(path))))
+    gin.parse_config_files_and_bindings(gin_files, gin_params)
+    return params_lib.Params()
+
+
+def load_data(params, data_dir):
+    """Returns the Params with num_classes taken from the data, and the DatasetInfo."""
+    if params.data_source == "synthetic":
+        return params, dataset.synthetic_info(params.num_classes, params.global_batch_size)
+    info = dataset.load_info(data_dir)
+    if params.num_classes not in (None, info.num_classes):
+        raise ValueError(
+            f"Params.num_classes = {params.num_classes} but {data_dir} has {info.num_classes} classes "
+            f"({', '.join(info.class_names)}); remove the binding or point --data_dir at the right data."
+        )
+    return dataclasses.replace(params, num_classes=info.num_classes), info
+
+
+def build_trainer(params, model_dir, tpu):
+    """Resolves the strategy and builds the model, optimizer and trainer under it."""
+    keras.backend.clear_session()
+    keras.mixed_precision.set_global_policy(params.precision)
+    keras.utils.set_random_seed(params.seed)
+    strategy = distribute.resolve_strategy(
+        params.strategy, tpu, params.tpu_zone, params.tpu_project, params.tpu_connect_timeout_s
+    )
+    if params.global_batch_size % strategy.num_replicas_in_sync:
+        raise ValueError(
+            f"Params.global_batch_size = {params.global_batch_size} does not divide among "
+            f"{strategy.num_replicas_in_sync} replicas; make it a multiple of {strategy.num_replicas_in_sync}."
+        )
+    with strategy.scope():
+        model = model_lib.build_model(params.num_classes, params.image_size, params.widths, params.dropout_rate)
+        optimizer = model_lib.build_optimizer(params)
+    return trainer.Trainer(strategy, model, optimizer, model_dir, params)
+
+
+def batches(run, info, split, training):
+    pipeline = InputPipeline(run.params, info, split, training, start_step=run.step)
+    return iter(run.strategy.distribute_datasets_from_function(pipeline))
+
+
+def eval_batches(run, info, split):
+    """An iterator over one padded pass of `split`, and the number of steps that pass takes."""
+    pipelines = distribute.num_input_pipelines(run.strategy)
+    steps = eval_steps(info.num_examples(split), run.params.global_batch_size, pipelines)
+    return batches(run, info, split, training=False), steps
+
+
+def evaluate(run, info, split, model_dir):
+    metrics = run.evaluate(*eval_batches(run, info, split))
+    outputs.write_json(os.path.join(model_dir, "eval_metrics.json"), metrics)
+    return metrics
+
+
+def train_and_eval(run, info, model_dir):
+    train_batches = batches(run, info, "train", training=True)
+    while run.step < run.params.train_steps:
+        next_eval = (run.step // run.params.eval_every + 1) * run.params.eval_every
+        run.train(train_batches, min(next_eval, run.params.train_steps))
+        evaluate(run, info, "eval", model_dir)
+
+
+def predict(run, info, split, model_dir):
+    result = run.predict(*eval_batches(run, info, split))
+    keys = dataset.read_keys(info.files(split)) if run.params.data_source == "tfrecord" else []
+    keys = [keys[i] if keys else f"{split}/{i}" for i in result["index"]]
+    path = os.path.join(model_dir, f"predictions_{split}.csv")
+    outputs.write_predictions(path, keys, result["label"], result["probabilities"], info.class_names)
+    logging.info("Wrote %d predictions to %s.", len(keys), path)
+
+
+def export_model(run, info, model_dir):
+    path = os.path.join(model_dir, "export", str(run.step))
+    export.export(run.model, info.class_names, run.params.image_size, path)
+    logging.info("Exported a SavedModel to %s.", path)
+
+
+def main(argv):
+    del argv  # everything comes from flags
+    params = parse_config(FLAGS.gin_file, FLAGS.gin_param)
+    params, info = load_data(params, FLAGS.data_dir)
+    if FLAGS.mode == "export":
+        # Export restores the checkpoint on the host CPU: a SavedModel must not depend on the training hardware.
+        params = dataclasses.replace(params, strategy="cpu")
+    run = build_trainer(params, FLAGS.model_dir, FLAGS.tpu)
+    if not run.restore() and FLAGS.mode in ("eval", "predict", "export"):
+        raise app.UsageError(f"--mode={FLAGS.mode} needs a checkpoint, and {FLAGS.model_dir} has none: train first.")
+    config_path = os.path.join(FLAGS.model_dir, "operative_config.gin")
+    outputs.write_text(config_path, gin.operative_config_str())
+    if FLAGS.mode == "train":
+        run.train(batches(run, info, "train", training=True), params.train_steps)
+    elif FLAGS.mode == "train_and_eval":
+        train_and_eval(run, info, FLAGS.model_dir)
+    elif FLAGS.mode == "eval":
+        evaluate(run, info, FLAGS.split, FLAGS.model_dir)
+    elif FLAGS.mode == "predict":
+        predict(run, info, FLAGS.split, FLAGS.model_dir)
+    else:
+        export_model(run, info, FLAGS.model_dir)
+    outputs.write_text(config_path, gin.operative_config_str())
+
+
+if __name__ == "__main__":
+    app.run(main)

@@ -1,0 +1,69 @@
+"""Every hyperparameter of a run, in one gin-configurable dataclass.
+
+The values live in configs/base.gin, each with a comment; the hardware configs override a few. A name that no
+config binds is an error at start-up, so nothing runs on a value nobody chose.
+"""
+
+import dataclasses
+
+import gin
+
+PRECISIONS = ("float32", "mixed_bfloat16", "mixed_float16")
+STRATEGIES = ("tpu", "gpu", "cpu")
+DATA_SOURCES = ("tfrecord", "synthetic")
+
+
+@gin.configurable
+@dataclasses.dataclass(frozen=True)
+class Params:
+    """Hyperparameters; see configs/base.gin for what each one does."""
+
+    # Data.
+    data_source: str
+    num_classes: int | None
+    image_size: int
+    shuffle_buffer: int
+    crop_padding: int
+    random_flip: bool
+    seed: int
+    # Model.
+    widths: tuple[int, ...]
+    dropout_rate: float
+    # Optimisation.
+    global_batch_size: int
+    train_steps: int
+    base_learning_rate: float
+    warmup_steps: int
+    momentum: float
+    weight_decay: float
+    precision: str
+    # Host loop.
+    steps_per_execution: int
+    jit_compile: bool
+    checkpoint_every: int
+    keep_checkpoints: int
+    eval_every: int
+    # Hardware.
+    strategy: str
+    tpu_zone: str | None
+    tpu_project: str | None
+    tpu_connect_timeout_s: float
+
+    def __post_init__(self):
+        problems = [
+            f"Params.{name} must be one of {choices}, not {getattr(self, name)!r}."
+            for name, choices in (("precision", PRECISIONS), ("strategy", STRATEGIES), ("data_source", DATA_SOURCES))
+            if getattr(self, name) not in choices
+        ]
+        problems += [
+            f"Params.{name} must be positive, not {getattr(self, name)!r}."
+            for name in ("image_size", "global_batch_size", "train_steps", "steps_per_execution", "checkpoint_every")
+            if getattr(self, name) <= 0
+        ]
+        if problems:
+            raise ValueError(" ".join(problems))
+
+    @property
+    def learning_rate(self):
+        """The peak learning rate: base_learning_rate per 256 examples, scaled linearly with the global batch."""
+        return self.base_learning_rate * self.global_batch_size / 256

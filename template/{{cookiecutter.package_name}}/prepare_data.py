@@ -1,0 +1,98 @@
+"""Writes a dataset as TFRecord shards that training reads with --data_dir.
+
+    python -m {{ cookiecutter.package_name }}.prepare_data --output_dir data/shapes
+    python -m {{ cookiecutter.package_name }}.prepare_data --output_dir data/mine --image_dir path/to/images
+
+The first writes the embedded shapes dataset, generated deterministically. The second converts a folder laid out
+as <image_dir>/<class name>/<image>.(png|jpg|jpeg|gif|bmp): each class directory becomes a label (in sorted
+order) and each image goes to train or eval by a hash of its path, so the split never changes when you add
+images.
+"""
+
+import argparse
+import hashlib
+import os
+
+import tensorflow as tf
+
+from . import dataset, shapes
+
+IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".bmp")
+
+
+def write_shapes(output_dir, num_train, num_eval, image_size, seed, num_shards):
+    """Writes the embedded shapes dataset; train and eval are drawn with different seeds, so they never overlap."""
+    shards = {}
+    for split, count, split_seed in (("train", num_train, seed), ("eval", num_eval, seed + 1)):
+        images, labels = shapes.generate(count, image_size, split_seed)
+        examples = (
+            dataset.serialize_example(tf.io.encode_png(image).numpy(), int(label), f"{split}/{i:06d}.png")
+            for i, (image, label) in enumerate(zip(images, labels, strict=True))
+        )
+        shards[split] = dataset.write_split(examples, output_dir, split, num_shards)
+    dataset.write_info(output_dir, shapes.CLASS_NAMES, shards)
+
+
+def eval_split(relative_path, eval_fraction):
+    """Whether an image goes to eval: a hash of its path, stable across runs, machines and added images."""
+    digest = int(hashlib.sha256(relative_path.encode("utf-8")).hexdigest()[:8], 16)
+    return digest < eval_fraction * 16**8
+
+
+def list_images(image_dir):
+    """Returns (class names, [(relative path, label), ...]) for a folder of class folders."""
+    class_names = sorted(e.name for e in os.scandir(image_dir) if e.is_dir() and not e.name.startswith("."))
+    if not class_names:
+        raise ValueError(f"--image_dir {image_dir} has no class folders; lay it out as {image_dir}/<class>/<image>.")
+    images = [
+        (os.path.join(name, file), label)
+        for label, name in enumerate(class_names)
+        for file in sorted(os.listdir(os.path.join(image_dir, name)))
+        if file.lower().endswith(IMAGE_EXTENSIONS)
+    ]
+    return class_names, images
+
+
+def write_image_folder(image_dir, output_dir, eval_fraction, num_shards):
+    """Converts a folder of class folders into train and eval shards; images are stored as they are encoded."""
+    class_names, images = list_images(image_dir)
+    shards = {}
+    for split in dataset.SPLITS:
+        chosen = [(path, label) for path, label in images if eval_split(path, eval_fraction) == (split == "eval")]
+        examples = (_read_example(image_dir, path, label) for path, label in chosen)
+        shards[split] = dataset.write_split(examples, output_dir, split, num_shards)
+    dataset.write_info(output_dir, class_names, shards)
+
+
+def _read_example(image_dir, relative_path, label):
+    encoded = tf.io.gfile.GFile(os.path.join(image_dir, relative_path), "rb").read()
+    try:
+        tf.io.decode_image(encoded, channels=3, expand_animations=False)
+    except tf.errors.InvalidArgumentError as error:
+        raise ValueError(f"{relative_path} in --image_dir is not an image TensorFlow can decode: remove it.") from error
+    return dataset.serialize_example(encoded, label, relative_path)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--output_dir", required=True, help="where to write the shards (local or gs://)")
+    parser.add_argument("--image_dir", help="a folder of class folders to convert, instead of the shapes dataset")
+    parser.add_argument("--eval_fraction", type=float, default=0.1, help="share of images that go to eval")
+    parser.add_argument("--num_train", type=int, default=10000, help="shapes dataset: training examples")
+    parser.add_argument("--num_eval", type=int, default=2000, help="shapes dataset: evaluation examples")
+    parser.add_argument("--image_size", type=int, default=32, help="shapes dataset: image height and width")
+    parser.add_argument("--seed", type=int, default=0, help="shapes dataset: random seed")
+    parser.add_argument("--num_shards", type=int, default=4, help="shards per split")
+    args = parser.parse_args(argv)
+    tf.io.gfile.makedirs(args.output_dir)
+    if args.image_dir:
+        write_image_folder(args.image_dir, args.output_dir, args.eval_fraction, args.num_shards)
+    else:
+        write_shapes(args.output_dir, args.num_train, args.num_eval, args.image_size, args.seed, args.num_shards)
+    info = dataset.load_info(args.output_dir)
+    counts = ", ".join(f"{split} {info.num_examples(split)}" for split in dataset.SPLITS)
+    print(f"Wrote {counts} examples of {info.num_classes} classes to {args.output_dir}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""The host loop: `steps_per_execution` steps of strategy.run per tf.function call, with checkpoints and summaries.
+
+This is the TF 2 form of TPUEstimator's `iterations_per_loop` and of the TPU guide's custom training loop. It is
+not `model.fit`: in Keras 3, fit with steps_per_execution > 1 fails under MirroredStrategy, fit fails under
+multi-worker strategies, and BackupAndRestore does not resume at the exact step. Keras still provides the layers,
+optimizer, losses, metrics and progress bar.
+"""
+
+import os
+import time
+
+import keras
+import numpy as np
+import tensorflow as tf
+from absl import logging
+
+
+class Trainer:
+    """Trains, evaluates and predicts with a model under a strategy; checkpoints in <model_dir>/checkpoints.
+
+    The step counter is the optimizer's `iterations`, saved with the model, so a rerun of the same command resumes
+    at the exact step of the latest checkpoint.
+    """
+
+    def __init__(self, strategy, model, optimizer, model_dir, params):
+        self.strategy = strategy
+        self.model = model
+        self.optimizer = optimizer
+        self.params = params
+        self._loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True, reduction=None)
+        with strategy.scope():
+            # Built now, not at the first step, so that a checkpoint restores into existing variables.
+            optimizer.build(model.trainable_variables)
+            self._metrics = {
+                split: {"loss": keras.metrics.Mean(), "accuracy": keras.metrics.SparseCategoricalAccuracy()}
+                for split in ("train", "eval")
+            }
+        self.checkpoint = tf.train.Checkpoint(model=model, optimizer=optimizer)
+        self.manager = tf.train.CheckpointManager(
+            self.checkpoint, os.path.join(model_dir, "checkpoints"), max_to_keep=params.keep_checkpoints
+        )
+        self._writers = {
+            split: tf.summary.create_file_writer(os.path.join(model_dir, split)) for split in self._metrics
+        }
+        # XLA on CPU makes convolutions slower (see configs/cpu.gin); TPUs compile whatever this says.
+        self._train_step = tf.function(self._train_step, jit_compile=params.jit_compile)
+        self._eval_step = tf.function(self._eval_step, jit_compile=params.jit_compile)
+
+    @property
+    def step(self):
+        return int(self.optimizer.iterations.numpy())
+
+    def restore(self):
+        """Restores the latest checkpoint, if any; returns whether there was one."""
+        latest = self.manager.latest_checkpoint
+        if latest:
+            self.checkpoint.restore(latest).assert_existing_objects_matched()
+            logging.info("Restored %s: resuming at step %d.", latest, self.step)
+        return bool(latest)
+
+    def save(self):
+        path = self.manager.save(checkpoint_number=self.step)
+        logging.info("Saved %s.", path)
+
+    def train(self, iterator, until_step):
+        """Trains until the step counter reaches `until_step`, saving every `checkpoint_every` steps and at the end."""
+        params = self.params
+        progress = keras.utils.Progbar(until_step, stateful_metrics=["loss", "accuracy", "learning_rate", "steps/s"])
+        while self.step < until_step:
+            # A call never crosses a checkpoint boundary, so checkpoints land on exact multiples.
+            to_checkpoint = params.checkpoint_every - self.step % params.checkpoint_every
+            steps = min(params.steps_per_execution, until_step - self.step, to_checkpoint)
+            start = time.perf_counter()
+            self._train_steps(iterator, tf.constant(steps))
+            logs = self._results("train")
+            logs["steps/s"] = steps / (time.perf_counter() - start)
+            logs["learning_rate"] = float(np.asarray(self.optimizer.learning_rate))
+            self._write_summaries("train", logs)
+            progress.update(self.step, list(logs.items()))
+            if self.step % params.checkpoint_every == 0 or self.step == until_step:
+                self.save()
+
+    def evaluate(self, iterator, steps):
+        """Runs `steps` eval steps; returns {"accuracy", "loss", "examples", "step"} over the unpadded examples."""
+        self._eval_steps(iterator, tf.constant(steps))
+        examples = int(np.asarray(self._metrics["eval"]["loss"].count))
+        results = self._results("eval")
+        self._write_summaries("eval", results)
+        results |= {"examples": examples, "step": self.step}
+        logging.info("Eval at step %d: %s", self.step, results)
+        return results
+
+    def predict(self, iterator, steps):
+        """Returns {"index", "label", "probabilities"} numpy arrays for the unpadded examples, in split order."""
+        outputs = [self._predict_step(iterator) for _ in range(steps)]
+        local = self.strategy.experimental_local_results
+        gathered = {key: np.concatenate([t.numpy() for out in outputs for t in local(out[key])]) for key in outputs[0]}
+        real = gathered["weight"] > 0
+        order = np.argsort(gathered["index"][real])
+        return {key: gathered[key][real][order] for key in ("index", "label", "probabilities")}
+
+    @tf.function
+    def _train_steps(self, iterator, steps):
+        for _ in tf.range(steps):
+            self.strategy.run(self._train_step, args=(next(iterator),))
+
+    @tf.function
+    def _eval_steps(self, iterator, steps):
+        for _ in tf.range(steps):
+            self.strategy.run(self._eval_step, args=(next(iterator),))
+
+    @tf.function
+    def _predict_step(self, iterator):
+        batch = next(iterator)
+
+        def step(batch):
+            probabilities = tf.nn.softmax(self.model(batch["image"], training=False))
+            return {"probabilities": probabilities} | {key: batch[key] for key in ("index", "label", "weight")}
+
+        return self.strategy.run(step, args=(batch,))
+
+    def _train_step(self, batch):
+        with tf.GradientTape() as tape:
+            logits = self.model(batch["image"], training=True)
+            per_example = self._loss_fn(batch["label"], logits)
+            # Each replica sees 1/replicas of the batch and gradients are summed, so divide by the global batch.
+            loss = tf.nn.compute_average_loss(per_example, global_batch_size=self.params.global_batch_size)
+            scaled_loss = self.optimizer.scale_loss(loss)
+        gradients = tape.gradient(scaled_loss, self.model.trainable_variables)
+        self.optimizer.apply_gradients(zip(gradients, self.model.trainable_variables, strict=True))
+        self._metrics["train"]["loss"].update_state(per_example)
+        self._metrics["train"]["accuracy"].update_state(batch["label"], logits)
+
+    def _eval_step(self, batch):
+        logits = self.model(batch["image"], training=False)
+        per_example = self._loss_fn(batch["label"], logits)
+        self._metrics["eval"]["loss"].update_state(per_example, sample_weight=batch["weight"])
+        self._metrics["eval"]["accuracy"].update_state(batch["label"], logits, sample_weight=batch["weight"])
+
+    def _results(self, split):
+        """The metrics' values since the last call, as floats; resets them."""
+        results = {}
+        for name, metric in self._metrics[split].items():
+            results[name] = float(metric.result())
+            metric.reset_state()
+        return results
+
+    def _write_summaries(self, split, logs):
+        with self._writers[split].as_default(step=self.step):
+            for name, value in logs.items():
+                tf.summary.scalar(name.replace("/", "_per_"), value)

@@ -1,0 +1,25 @@
+"""Slow tier: each accelerator's project installs into a fresh virtual environment and passes its own tests."""
+
+import os
+import venv
+
+import pytest
+from conftest import run
+
+from scaffold.answers import CHOICES
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("accelerator", CHOICES["accelerator"])
+def test_project_installs_in_a_fresh_venv_and_passes_its_tests(tmp_path, render, accelerator):
+    project = render(tmp_path / "out", accelerator=accelerator)
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = str(env_dir / "bin" / "python")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    run([python, "-m", "pip", "install", "-q", f"{project}[test]"], timeout=1200, env=env)
+    run([python, "-m", "ruff", "format", "--check", "."], cwd=project, env=env)
+    run([python, "-m", "ruff", "check", "."], cwd=project, env=env)
+    result = run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=project, timeout=900, env=env)
+    assert " passed" in result.stdout and "failed" not in result.stdout
