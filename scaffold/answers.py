@@ -45,7 +45,7 @@ _EMAIL = re.compile(r"[^@\s\"'<>,;]+@[^@\s\"'<>,;]+\.[a-zA-Z]{2,}")
 
 
 def problems(answers):
-    """Returns one sentence per problem with `answers` (a dict of question -> answer); empty when all is well."""
+    """Returns one sentence per problem with `answers` (question -> answer, any subset); empty when all is well."""
     found = []
     for key, allowed in CHOICES.items():
         if key in answers and answers[key] not in allowed:
@@ -54,7 +54,7 @@ def problems(answers):
         text = answers.get(key, "")
         if any(not ch.isprintable() for ch in text):
             found.append(f"{key} must be one line of printable text; remove the line breaks or control characters.")
-    name = answers.get("project_name", "")
+    name = answers.get("project_name", "Unnamed")  # only the answers given are judged; defaults are good
     if not name.strip():
         found.append("project_name is empty; give the project a name, for example project_name='Shape Classifier'.")
     elif not any(ch.isalnum() for ch in name):

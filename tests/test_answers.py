@@ -63,6 +63,10 @@ def test_bad_answer_is_refused_with_one_sentence_that_names_it(key, value, says)
     assert says in found[0] and found[0].endswith(".")
 
 
+def test_only_the_answers_given_are_judged():
+    assert answers.problems({"accelerator": "cpu"}) == []
+
+
 def test_every_problem_is_reported_at_once():
     found = answers.problems(GOOD | {"package_name": "class", "license": "GPL", "author_email": "x"})
     assert len(found) == 3

@@ -61,13 +61,24 @@ def test_git_url_renders_like_a_local_path(tmp_path, render):
     assert diff.returncode == 0, diff.stdout
 
 
+def test_scaffold_new_with_defaults_only(tmp_path):
+    result = run([PYTHON, "-m", "scaffold", "new", "accelerator=cpu", "-o", str(tmp_path)], cwd=REPO_DIR)
+    assert result.stdout.strip() == str(tmp_path / "shape-classifier")
+
+
 def test_scaffold_new_generates_and_saved_answers_regenerate_it(tmp_path):
-    first = run([PYTHON, "-m", "scaffold", "new", "project_name=Cli Net", "license=none", "-o", str(tmp_path / "a")])
+    first = run(
+        [PYTHON, "-m", "scaffold", "new", "project_name=Cli Net", "license=none", "-o", str(tmp_path / "a")],
+        cwd=REPO_DIR,
+    )
     project = tmp_path / "a" / "cli-net"
     assert first.stdout.strip() == str(project)
     saved = json.loads((project / ANSWERS_FILE).read_text())
     assert saved["project_name"] == "Cli Net" and saved["package_name"] == "cli_net" and "_template" not in saved
-    run([PYTHON, "-m", "scaffold", "new", "--answers", str(project / ANSWERS_FILE), "-o", str(tmp_path / "b")])
+    run(
+        [PYTHON, "-m", "scaffold", "new", "--answers", str(project / ANSWERS_FILE), "-o", str(tmp_path / "b")],
+        cwd=REPO_DIR,
+    )
     diff = subprocess.run(
         ["diff", "-r", str(project), str(tmp_path / "b" / "cli-net")], capture_output=True, timeout=60
     )
