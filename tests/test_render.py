@@ -28,7 +28,15 @@ MODULES = (
     "shapes",
     "trainer",
 )
-TESTS = ("conftest", "test_configs", "test_input_pipeline", "test_main", "test_prepare_data", "test_preprocessing")
+TESTS = (
+    "conftest",
+    "test_configs",
+    "test_distribute",
+    "test_input_pipeline",
+    "test_main",
+    "test_prepare_data",
+    "test_preprocessing",
+)
 COMMON_FILES = {
     ".gitignore",
     ANSWERS_FILE,

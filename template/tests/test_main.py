@@ -22,6 +22,16 @@ def test_train_writes_checkpoints_summaries_and_the_operative_config(tmp_path, d
     assert os.listdir(tmp_path / "train")
 
 
+def test_the_operative_config_is_written_before_the_first_step(tmp_path, data_dir, monkeypatch):
+    def crash(*args):
+        raise RuntimeError("crashed at step 1")
+
+    monkeypatch.setattr(main.trainer.Trainer, "train", crash)
+    with pytest.raises(RuntimeError, match="crashed"):
+        run_main(tmp_path, data_dir, "--mode=train")
+    assert "Params.global_batch_size = 8" in read(tmp_path / "operative_config.gin")
+
+
 def test_train_and_eval_then_eval_write_metrics(tmp_path, data_dir):
     run_main(tmp_path, data_dir, "--mode=train_and_eval")
     metrics = json.loads(read(tmp_path / "eval_metrics.json"))

@@ -103,20 +103,19 @@ class InputPipeline:
         features = dataset.parse_batch(batch.pop("record"))
         p = self.params
         if self.training:
-
-            def preprocess(args):
-                image = tf.io.decode_image(args[0], channels=3, expand_animations=False)
-                return preprocessing.preprocess_for_train(image, args[1], p.image_size, p.crop_padding, p.random_flip)
-
-            inputs = (features["image/encoded"], batch.pop("seed"))
+            images = tf.map_fn(
+                lambda args: preprocessing.preprocess_for_train(
+                    _decode(args[0]), args[1], p.image_size, p.crop_padding, p.random_flip
+                ),
+                (features["image/encoded"], batch.pop("seed")),
+                fn_output_signature=tf.float32,
+            )
         else:
-
-            def preprocess(args):
-                image = tf.io.decode_image(args[0], channels=3, expand_animations=False)
-                return preprocessing.preprocess_for_eval(image, p.image_size)
-
-            inputs = (features["image/encoded"],)
-        images = tf.map_fn(preprocess, inputs, fn_output_signature=tf.float32)
+            images = tf.map_fn(
+                lambda encoded: preprocessing.preprocess_for_eval(_decode(encoded), p.image_size),
+                features["image/encoded"],
+                fn_output_signature=tf.float32,
+            )
         return {"image": images, "label": tf.cast(features["image/class/label"], tf.int32), **batch}
 
     def _synthetic(self, batch_size):
@@ -131,6 +130,11 @@ class InputPipeline:
         if not self.training:
             batch |= {"weight": tf.ones([batch_size]), "index": tf.range(batch_size)}
         return tf.data.Dataset.from_tensors(batch).repeat()
+
+
+def _decode(encoded):
+    """PNG, JPEG, GIF or BMP bytes -> uint8 [H, W, 3]; grey and RGBA images become RGB."""
+    return tf.io.decode_image(encoded, channels=3, expand_animations=False)
 
 
 def _padding_record():
