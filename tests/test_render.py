@@ -36,6 +36,7 @@ TESTS = (
     "test_main",
     "test_prepare_data",
     "test_preprocessing",
+    "test_replicas",
 )
 COMMON_FILES = {
     ".gitignore",
@@ -43,7 +44,7 @@ COMMON_FILES = {
     "Makefile",
     "README.md",
     "pyproject.toml",
-    *(f"configs/{config}.gin" for config in ("base", "cpu", "gpu", "tpu", "smoke")),
+    *(f"configs/{config}.gin" for config in ("base", "cpu", "cpu_replicas", "gpu", "multiworker", "smoke", "tpu")),
     *(f"shape_classifier/{module}.py" for module in MODULES),
     *(f"tests/{test}.py" for test in TESTS),
 }

@@ -3,10 +3,16 @@
 import os
 from pathlib import Path
 
-import pytest
-from absl import flags
+# TensorFlow's C++ INFO lines (one per cancelled iterator on 8 replicas) would bury pytest's output.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 
-from {{ cookiecutter.package_name }} import main, prepare_data
+import pytest  # noqa: E402
+from absl import flags  # noqa: E402
+
+from {{ cookiecutter.package_name }} import distribute, main, prepare_data  # noqa: E402
+
+# Before TensorFlow starts: 8 logical CPUs let the replica tests share this process with the rest.
+distribute.logical_cpus(8)
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 SMOKE = str(PROJECT_DIR / "configs" / "smoke.gin")

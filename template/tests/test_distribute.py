@@ -1,5 +1,6 @@
 """Strategy resolution: the CPU default, clear errors for hardware that is not there, and bounded waits."""
 
+import glob
 import socket
 import time
 
@@ -7,6 +8,8 @@ import pytest
 import tensorflow as tf
 
 from {{ cookiecutter.package_name }} import distribute
+
+COLAB = "10.0.0.2:8470"  # a legacy Colab TPU address, for choose() alone: nothing connects to it
 
 
 def closed_port():
@@ -51,3 +54,54 @@ def test_a_bounded_call_returns_its_value_or_its_error():
 def test_unknown_strategy_is_an_error():
     with pytest.raises(ValueError, match="Unknown strategy 'ipu'"):
         distribute.resolve_strategy("ipu")
+
+
+@pytest.mark.parametrize(
+    ("tpu", "environ", "local_tpu", "gpus", "expected"),
+    [
+        ("my-tpu", {"COLAB_TPU_ADDR": COLAB, "TF_CONFIG": "{}"}, True, 1, ("tpu", "my-tpu", "--tpu")),
+        (None, {"COLAB_TPU_ADDR": COLAB}, True, 0, ("tpu", "local", "attached")),
+        (None, {"COLAB_TPU_ADDR": COLAB, "TPU_NAME": "x"}, False, 0, ("tpu", f"grpc://{COLAB}", "COLAB")),
+        (None, {"TPU_NAME": "local", "TF_CONFIG": "{}"}, False, 0, ("tpu", "local", "TPU_NAME")),
+        (None, {"TPU_NAME": "pod-1"}, False, 2, ("tpu", "pod-1", "TPU_NAME")),
+        (None, {"TF_CONFIG": "{}"}, False, 2, ("multiworker", None, "TF_CONFIG")),
+        (None, {}, False, 2, ("gpu", None, "2 GPU")),
+        (None, {}, False, 0, ("cpu", None, "no TPU")),
+    ],
+)
+def test_auto_tries_each_source_in_order(tpu, environ, local_tpu, gpus, expected):
+    choice = distribute.choose("auto", tpu, environ, local_tpu, gpus)
+    assert (choice.kind, choice.tpu) == expected[:2] and expected[2] in choice.reason
+
+
+def test_explicit_tpu_defaults_to_the_local_one():
+    assert distribute.choose("tpu", None, {}, False, 0).tpu == "local"
+    assert distribute.choose("tpu", None, {"TPU_NAME": "local"}, False, 0).tpu == "local"
+
+
+def test_explicit_kinds_are_taken_as_given():
+    assert distribute.choose("cpu", "my-tpu", {"TF_CONFIG": "{}"}, True, 4).kind == "cpu"
+
+
+def test_local_tpu_that_is_not_there_says_what_was_tried():
+    with pytest.raises(RuntimeError, match=r"No TPU was found \(tried 'local' because .*TPUs not found"):
+        distribute.resolve_strategy("tpu", tpu="local")
+
+
+def test_multiworker_without_tf_config_says_so(monkeypatch):
+    monkeypatch.delenv("TF_CONFIG", raising=False)
+    with pytest.raises(RuntimeError, match="needs TF_CONFIG"):
+        distribute.resolve_strategy("multiworker")
+
+
+def test_auto_on_this_machine_is_the_cpu(monkeypatch):
+    for name in ("TPU_NAME", "COLAB_TPU_ADDR", "TF_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    if tf.config.list_physical_devices("GPU") or any(glob.glob(p) for p in distribute.LOCAL_TPU_DEVICES):
+        pytest.skip("this machine has an accelerator")
+    assert distribute.resolve_strategy("auto") is tf.distribute.get_strategy()
+
+
+def test_cpu_replicas_are_logical_devices():
+    strategy = distribute.resolve_strategy("cpu_replicas", cpu_replicas=2)
+    assert strategy.num_replicas_in_sync == 2

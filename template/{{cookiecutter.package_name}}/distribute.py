@@ -1,5 +1,12 @@
-"""Chooses the tf.distribute strategy: TPU, GPUs (MirroredStrategy) or the default CPU strategy."""
+"""Chooses the tf.distribute strategy: TPU, multi-worker, GPUs, N logical CPU replicas, or the default CPU strategy.
 
+`choose` decides which one and why (pure, so every branch is tested); `resolve_strategy` builds it, bounding every
+wait on the network: TensorFlow itself waits forever for an address with nothing behind it.
+"""
+
+import dataclasses
+import glob
+import os
 import socket
 import threading
 import urllib.parse
@@ -7,57 +14,143 @@ import urllib.parse
 import tensorflow as tf
 from absl import logging
 
+from .params import STRATEGIES
 
-def resolve_strategy(kind, tpu=None, zone=None, project=None, connect_timeout_s=60.0):
-    """Returns the strategy of `kind` ("tpu", "gpu" or "cpu") and logs what it chose.
+# Device files of a TPU attached to this machine: /dev/accel* (v2-v4 TPU VMs, Colab, Kaggle), /dev/vfio (v5+).
+LOCAL_TPU_DEVICES = ("/dev/accel*", "/dev/vfio/[0-9]*")
+
+
+@dataclasses.dataclass(frozen=True)
+class Choice:
+    """A strategy kind, the TPU to reach (for "tpu"), and why it was chosen."""
+
+    kind: str
+    tpu: str | None
+    reason: str
+
+
+def choose(kind, tpu, environ, local_tpu, num_gpus):
+    """Decides the strategy for Params.strategy = `kind`.
+
+    "auto" tries, in order: --tpu; a TPU attached to this machine; COLAB_TPU_ADDR (legacy Colab TPU Node); TPU_NAME;
+    TF_CONFIG (multi-worker); visible GPUs; else the CPU. An explicit "tpu" takes its target from the same sources.
+    """
+    tpu_sources = [
+        (tpu, "--tpu was given"),
+        ("local" if local_tpu else None, "a TPU is attached to this machine"),
+        (environ.get("COLAB_TPU_ADDR") and f"grpc://{environ['COLAB_TPU_ADDR']}", "COLAB_TPU_ADDR is set (Colab)"),
+        # TensorFlow takes TPU_NAME=local for the name of a cloud TPU; passing it on explicitly avoids that.
+        (environ.get("TPU_NAME"), "TPU_NAME is set"),
+    ]
+    found = next(((target, why) for target, why in tpu_sources if target), None)
+    if kind == "tpu":
+        target, why = found or ("local", "no TPU was named, so the local one")
+        return Choice("tpu", target, why)
+    if kind != "auto":
+        return Choice(kind, None, f"Params.strategy = {kind!r}")
+    if found:
+        return Choice("tpu", found[0], found[1])
+    if environ.get("TF_CONFIG"):
+        return Choice("multiworker", None, "TF_CONFIG is set")
+    if num_gpus:
+        return Choice("gpu", None, f"{num_gpus} GPU(s) are visible")
+    return Choice("cpu", None, "no TPU, TF_CONFIG or GPU was found")
+
+
+def resolve_strategy(kind, tpu=None, zone=None, project=None, connect_timeout_s=60.0, cpu_replicas=8):
+    """Returns the strategy for Params.strategy = `kind` and logs which one it chose and why.
 
     Args:
-      kind: the strategy from Params.strategy.
-      tpu: the TPU to use: a TPU name, a grpc://host:port address (TPU Node, legacy Colab), or "local" (TPU VM,
-        current Colab and Kaggle). Empty means "local".
+      kind: one of params.STRATEGIES.
+      tpu: --tpu: a TPU name, a grpc://host:port address (TPU Node, legacy Colab) or "local" (TPU VM, Colab,
+        Kaggle).
       zone, project: the Cloud zone and project of a named TPU; None asks the VM's metadata server.
-      connect_timeout_s: how long to wait for the TPU before failing with a clear error. TensorFlow itself waits
-        forever on an address with nothing behind it.
+      connect_timeout_s: how long to wait for a TPU or for the other workers before failing with a clear error.
+      cpu_replicas: the number of logical CPU devices for kind "cpu_replicas".
     """
-    if kind == "tpu":
-        strategy = _tpu_strategy(tpu or "local", zone, project, connect_timeout_s)
-    elif kind == "gpu":
-        gpus = tf.config.list_physical_devices("GPU")
-        if not gpus:
+    if kind not in STRATEGIES:
+        raise ValueError(f"Unknown strategy {kind!r}; use one of {', '.join(STRATEGIES)}.")
+    local_tpu = any(glob.glob(pattern) for pattern in LOCAL_TPU_DEVICES)
+    choice = choose(kind, tpu, os.environ, local_tpu, len(tf.config.list_physical_devices("GPU")))
+    if choice.kind == "tpu":
+        strategy = _tpu_strategy(choice, zone, project, connect_timeout_s)
+    elif choice.kind == "multiworker":
+        if "TF_CONFIG" not in os.environ:
+            raise RuntimeError("Params.strategy = 'multiworker' needs TF_CONFIG, which names the workers; none is set.")
+        options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=connect_timeout_s)
+        strategy = tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+    elif choice.kind == "gpu":
+        if not tf.config.list_physical_devices("GPU"):
             raise RuntimeError(
                 "The config asks for GPUs (Params.strategy = 'gpu') but TensorFlow sees none: install the CUDA "
                 "build with `pip install -e .[gpu]`, check `nvidia-smi`, or train with configs/cpu.gin."
             )
         strategy = tf.distribute.MirroredStrategy()
-    elif kind == "cpu":
-        strategy = tf.distribute.get_strategy()
+    elif choice.kind == "cpu_replicas":
+        strategy = tf.distribute.MirroredStrategy(logical_cpus(cpu_replicas))
     else:
-        raise ValueError(f"Unknown strategy {kind!r}; use 'tpu', 'gpu' or 'cpu'.")
-    logging.info("Strategy: %s with %d replicas.", type(strategy).__name__, strategy.num_replicas_in_sync)
+        strategy = tf.distribute.get_strategy()
+    logging.info(
+        "Strategy: %s with %d replicas (%s).", type(strategy).__name__, strategy.num_replicas_in_sync, choice.reason
+    )
     return strategy
 
 
+def logical_cpus(count):
+    """Splits the CPU into `count` logical devices, so MirroredStrategy runs the TPU's code paths on a laptop."""
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    if len(tf.config.get_logical_device_configuration(cpu) or ()) < count:
+        try:
+            tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * count)
+        except RuntimeError as error:
+            raise RuntimeError(
+                f"{count} logical CPU devices must be made before TensorFlow starts; this process already started "
+                "it. Run the command in a fresh process (tests: configure them in conftest.py)."
+            ) from error
+    return [device.name for device in tf.config.list_logical_devices("CPU")[:count]]
+
+
 def num_input_pipelines(strategy):
-    """The number of hosts that each run an input pipeline (1 except on multi-host TPU pods and multi-worker)."""
+    """The number of hosts that each run an input pipeline: the workers of a multi-worker run or a TPU pod, else 1."""
+    spec = _cluster_spec(strategy)
+    return max(1, sum(spec.num_tasks(job) for job in ("chief", "worker") if job in spec.jobs)) if spec else 1
+
+
+def is_chief(strategy):
+    """Whether this process writes checkpoints, summaries and outputs: the chief, or worker 0 if there is none."""
     resolver = getattr(strategy, "cluster_resolver", None)
-    spec = resolver.cluster_spec() if resolver else None
-    return spec.num_tasks("worker") if spec and "worker" in spec.jobs else 1
+    if resolver is None or not resolver.task_type:
+        return True
+    if resolver.task_type == "chief":
+        return True
+    return resolver.task_type == "worker" and resolver.task_id == 0 and "chief" not in resolver.cluster_spec().jobs
 
 
-def _tpu_strategy(tpu, zone, project, timeout_s):
-    if tpu.startswith("grpc://"):
-        _probe(tpu, timeout_s)
+def _cluster_spec(strategy):
+    resolver = getattr(strategy, "cluster_resolver", None)
+    return resolver.cluster_spec() if resolver else None
+
+
+def _tpu_strategy(choice, zone, project, timeout_s):
+    tried = f"tried {choice.tpu!r} because {choice.reason}"
+    if choice.tpu.startswith("grpc://"):
+        _probe(choice.tpu, timeout_s)
     # A named TPU makes the resolver ask the Cloud APIs, which have no timeout of their own.
     resolver = _bounded(
-        lambda: tf.distribute.cluster_resolver.TPUClusterResolver(tpu=tpu, zone=zone, project=project),
+        lambda: tf.distribute.cluster_resolver.TPUClusterResolver(tpu=choice.tpu, zone=zone, project=project),
         timeout_s,
-        f"Looking up TPU {tpu!r} (zone={zone}, project={project}) took over {timeout_s:.0f} s; check the name and "
-        "that this VM may use the Cloud TPU API, or pass --tpu=grpc://host:8470.",
+        f"Looking up the TPU took over {timeout_s:.0f} s ({tried}); check the name, zone and project, or pass "
+        "--tpu=grpc://host:8470.",
     )
-    if tpu != "local":
+    if choice.tpu != "local":
         tf.config.experimental_connect_to_cluster(resolver)
-    tf.tpu.experimental.initialize_tpu_system(resolver)
-    logging.info("TPU %s: %s", tpu, resolver.cluster_spec().as_dict() or "local")
+    try:
+        tf.tpu.experimental.initialize_tpu_system(resolver)
+    except tf.errors.NotFoundError as error:
+        raise RuntimeError(
+            f"No TPU was found ({tried}): {str(error).splitlines()[0]} On Colab or Kaggle choose a TPU runtime; "
+            "elsewhere pass --tpu=NAME or --tpu=grpc://host:8470, or train with configs/cpu.gin."
+        ) from error
     return tf.distribute.TPUStrategy(resolver)
 
 

@@ -60,7 +60,7 @@ def build_trainer(params, model_dir, tpu):
     keras.mixed_precision.set_global_policy(params.precision)
     keras.utils.set_random_seed(params.seed)
     strategy = distribute.resolve_strategy(
-        params.strategy, tpu, params.tpu_zone, params.tpu_project, params.tpu_connect_timeout_s
+        params.strategy, tpu, params.tpu_zone, params.tpu_project, params.connect_timeout_s, params.cpu_replicas
     )
     if params.global_batch_size % strategy.num_replicas_in_sync:
         raise ValueError(

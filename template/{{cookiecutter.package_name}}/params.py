@@ -9,7 +9,7 @@ import dataclasses
 import gin
 
 PRECISIONS = ("float32", "mixed_bfloat16", "mixed_float16")
-STRATEGIES = ("tpu", "gpu", "cpu")
+STRATEGIES = ("auto", "tpu", "multiworker", "gpu", "cpu_replicas", "cpu")
 DATA_SOURCES = ("tfrecord", "synthetic")
 
 
@@ -45,9 +45,11 @@ class Params:
     eval_every: int
     # Hardware.
     strategy: str
+    cpu_replicas: int
+    tpu_cores: int
     tpu_zone: str | None
     tpu_project: str | None
-    tpu_connect_timeout_s: float
+    connect_timeout_s: float
 
     def __post_init__(self):
         problems = [
@@ -57,7 +59,15 @@ class Params:
         ]
         problems += [
             f"Params.{name} must be positive, not {getattr(self, name)!r}."
-            for name in ("image_size", "global_batch_size", "train_steps", "steps_per_execution", "checkpoint_every")
+            for name in (
+                "image_size",
+                "global_batch_size",
+                "train_steps",
+                "steps_per_execution",
+                "checkpoint_every",
+                "cpu_replicas",
+                "tpu_cores",
+            )
             if getattr(self, name) <= 0
         ]
         if problems:

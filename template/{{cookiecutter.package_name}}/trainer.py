@@ -63,8 +63,12 @@ class Trainer:
         logging.info("Saved %s.", path)
 
     def train(self, iterator, until_step):
-        """Trains until the step counter reaches `until_step`, saving every `checkpoint_every` steps and at the end."""
+        """Trains until the step counter reaches `until_step`, saving every `checkpoint_every` steps and at the end.
+
+        Returns the metrics of the last tf.function call ({} if there was nothing left to train).
+        """
         params = self.params
+        logs = {}
         progress = keras.utils.Progbar(until_step, stateful_metrics=["loss", "accuracy", "learning_rate", "steps/s"])
         while self.step < until_step:
             # A call never crosses a checkpoint boundary, so checkpoints land on exact multiples.
@@ -79,6 +83,7 @@ class Trainer:
             progress.update(self.step, list(logs.items()))
             if self.step % params.checkpoint_every == 0 or self.step == until_step:
                 self.save()
+        return logs
 
     def evaluate(self, iterator, steps):
         """Runs `steps` eval steps; returns {"accuracy", "loss", "examples", "step"} over the unpadded examples."""
