@@ -1,4 +1,4 @@
-"""Slow tier: each accelerator's project installs into a fresh virtual environment and passes its own tests."""
+"""Slow tier: each accelerator's project installs into a fresh virtual environment and passes both its test tiers."""
 
 import os
 import venv
@@ -21,5 +21,8 @@ def test_project_installs_in_a_fresh_venv_and_passes_its_tests(tmp_path, render,
     run([python, "-m", "pip", "install", "-q", f"{project}[test]"], timeout=1200, env=env)
     run([python, "-m", "ruff", "format", "--check", "."], cwd=project, env=env)
     run([python, "-m", "ruff", "check", "."], cwd=project, env=env)
-    result = run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=project, timeout=900, env=env)
-    assert " passed" in result.stdout and "failed" not in result.stdout
+    for tier in ("not slow", "slow"):
+        result = run(
+            [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", tier], cwd=project, timeout=900, env=env
+        )
+        assert " passed" in result.stdout and "failed" not in result.stdout

@@ -34,10 +34,10 @@ def data_dir(tmp_path_factory):
 
 
 def run_main(model_dir, data_dir, *args):
-    """Runs main.py's main() as `python -m ... --gin_file=configs/smoke.gin --model_dir ... --data_dir ... args`."""
+    """Runs main() like `python -m ... --gin_file=configs/smoke.gin --model_dir --data_dir args`; returns its status."""
     flags.FLAGS.unparse_flags()
     flags.FLAGS(["main", f"--gin_file={SMOKE}", f"--model_dir={model_dir}", f"--data_dir={data_dir}", *args])
-    main.main([])
+    return main.main([])
 
 
 def read(path):

@@ -13,12 +13,12 @@ import gin
 import keras
 from absl import app, flags, logging
 
-from . import dataset, distribute, export, outputs, trainer
+from . import dataset, distribute, export, outputs, preflight, trainer
 from . import model as model_lib
 from . import params as params_lib
 from .input_pipeline import InputPipeline, eval_steps
 
-MODES = ("train", "eval", "train_and_eval", "predict", "export")
+MODES = ("train", "eval", "train_and_eval", "predict", "export", "check")
 
 flags.DEFINE_enum("mode", "train_and_eval", MODES, "What to do.")
 flags.DEFINE_multi_string("gin_file", None, "Gin config files, applied in order, e.g. configs/cpu.gin.")
@@ -118,6 +118,10 @@ def main(argv):
     del argv  # everything comes from flags
     params = parse_config(FLAGS.gin_file, FLAGS.gin_param)
     params, info = load_data(params, FLAGS.data_dir)
+    if FLAGS.mode == "check":
+        results = preflight.run(params, info, FLAGS.data_dir, FLAGS.model_dir, FLAGS.tpu)
+        print(preflight.table(results))
+        return 1 if any(r.status == preflight.FAIL for r in results) else 0
     if FLAGS.mode == "export":
         # Export restores the checkpoint on the host CPU: a SavedModel must not depend on the training hardware.
         params = dataclasses.replace(params, strategy="cpu")

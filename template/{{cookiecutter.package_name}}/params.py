@@ -47,6 +47,7 @@ class Params:
     strategy: str
     cpu_replicas: int
     tpu_cores: int
+    hbm_gib_per_core: float
     tpu_zone: str | None
     tpu_project: str | None
     connect_timeout_s: float

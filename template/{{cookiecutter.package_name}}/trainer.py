@@ -15,6 +15,11 @@ import tensorflow as tf
 from absl import logging
 
 
+def per_example_loss(labels, logits):
+    """Cross-entropy per example; the caller divides the sum by the global batch (or takes the mean)."""
+    return keras.losses.sparse_categorical_crossentropy(labels, logits, from_logits=True)
+
+
 class Trainer:
     """Trains, evaluates and predicts with a model under a strategy; checkpoints in <model_dir>/checkpoints.
 
@@ -27,7 +32,6 @@ class Trainer:
         self.model = model
         self.optimizer = optimizer
         self.params = params
-        self._loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True, reduction=None)
         with strategy.scope():
             # Built now, not at the first step, so that a checkpoint restores into existing variables.
             optimizer.build(model.trainable_variables)
@@ -127,7 +131,7 @@ class Trainer:
     def _train_step(self, batch):
         with tf.GradientTape() as tape:
             logits = self.model(batch["image"], training=True)
-            per_example = self._loss_fn(batch["label"], logits)
+            per_example = per_example_loss(batch["label"], logits)
             # Each replica sees 1/replicas of the batch and gradients are summed, so divide by the global batch.
             loss = tf.nn.compute_average_loss(per_example, global_batch_size=self.params.global_batch_size)
             scaled_loss = self.optimizer.scale_loss(loss)
@@ -138,7 +142,7 @@ class Trainer:
 
     def _eval_step(self, batch):
         logits = self.model(batch["image"], training=False)
-        per_example = self._loss_fn(batch["label"], logits)
+        per_example = per_example_loss(batch["label"], logits)
         self._metrics["eval"]["loss"].update_state(per_example, sample_weight=batch["weight"])
         self._metrics["eval"]["accuracy"].update_state(batch["label"], logits, sample_weight=batch["weight"])
 
