@@ -35,6 +35,7 @@ TESTS = (
     "test_distribute",
     "test_input_pipeline",
     "test_main",
+    "test_multiworker",
     "test_preflight",
     "test_prepare_data",
     "test_preprocessing",

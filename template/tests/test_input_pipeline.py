@@ -12,7 +12,7 @@ from {{ cookiecutter.package_name }}.input_pipeline import InputPipeline, eval_s
 @pytest.fixture
 def setup(data_dir):
     params = main.parse_config([SMOKE], [])
-    return main.load_data(params, data_dir)
+    return dataset.load(params, data_dir)
 
 
 def context(pipelines=1, pipeline_id=0, replicas=1):
@@ -64,7 +64,7 @@ def test_eval_steps_cover_the_split():
 def test_two_input_pipelines_read_disjoint_shards(data_dir):
     # Without augmentation, the same source image gives the same bytes, so a shared example would show.
     params = main.parse_config([SMOKE], ["Params.crop_padding = 0", "Params.random_flip = False"])
-    params, info = main.load_data(params, data_dir)
+    params, info = dataset.load(params, data_dir)
     seen = []
     for pipeline_id in range(2):
         ds = InputPipeline(params, info, "train", True)(context(2, pipeline_id, 2)).take(12)  # 48 examples: one epoch
@@ -91,7 +91,7 @@ def test_epochs_are_shuffled_differently(setup):
 
 def test_synthetic_source_has_the_same_spec_and_needs_no_data():
     params = main.parse_config([SMOKE], ["Params.data_source = 'synthetic'", "Params.num_classes = 3"])
-    params, info = main.load_data(params, None)
+    params, info = dataset.load(params, None)
     for training in (True, False):
         ds = InputPipeline(params, info, "train", training)(context())
         assert all(s.shape.is_fully_defined() for s in ds.element_spec.values())

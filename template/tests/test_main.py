@@ -48,7 +48,7 @@ def test_an_interrupted_run_resumes_at_the_saved_step(tmp_path, data_dir):
     # Stopped after the checkpoint at step 2, then the same command (asking for 6 steps) again.
     run_main(tmp_path / "resumed", data_dir, "--mode=train", no_dropout, "--gin_param=Params.train_steps = 2")
     run_main(tmp_path / "resumed", data_dir, "--mode=train", no_dropout, "--gin_param=Params.train_steps = 6")
-    params, _ = main.load_data(main.parse_config([SMOKE], ["Params.dropout_rate = 0.0"]), data_dir)
+    params, _ = dataset.load(main.parse_config([SMOKE], ["Params.dropout_rate = 0.0"]), data_dir)
     runs = [main.build_trainer(params, str(tmp_path / name), tpu=None) for name in ("straight", "resumed")]
     for run in runs:
         assert run.restore() and run.step == 6
@@ -77,7 +77,7 @@ def test_export_serves_raw_images_like_the_trained_model(tmp_path, data_dir):
     images = tf.constant(np.random.default_rng(0).integers(0, 256, (3, 40, 28, 3)), tf.uint8)
     served = serve(images=images)
 
-    params, _ = main.load_data(main.parse_config([SMOKE], []), data_dir)
+    params, _ = dataset.load(main.parse_config([SMOKE], []), data_dir)
     run = main.build_trainer(params, str(tmp_path), tpu=None)
     assert run.restore()
     inputs = tf.stack([preprocessing.preprocess_for_eval(image, params.image_size) for image in images])

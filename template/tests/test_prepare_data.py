@@ -55,14 +55,14 @@ def test_image_folder_converts_with_a_stable_split(tmp_path):
 def test_image_folder_trains_through_the_real_pipeline(tmp_path):
     write_image_folder(tmp_path / "images", {"cats": (12, 20), "dogs": (12, 40)})
     convert(tmp_path / "images", tmp_path / "d", 0.4)
-    params, info = main.load_data(main.parse_config([SMOKE], []), str(tmp_path / "d"))
+    params, info = dataset.load(main.parse_config([SMOKE], []), str(tmp_path / "d"))
     assert params.num_classes == 2 == info.num_classes
 
 
 def test_configured_num_classes_that_disagrees_with_the_label_file_is_an_error(data_dir):
     params = main.parse_config([SMOKE], ["Params.num_classes = 3"])
     with pytest.raises(ValueError, match="num_classes = 3 but .* has 5 classes"):
-        main.load_data(params, data_dir)
+        dataset.load(params, data_dir)
 
 
 def test_undecodable_image_stops_with_its_name(tmp_path):

@@ -5,7 +5,7 @@ import pytest
 import tensorflow as tf
 from conftest import SMOKE
 
-from {{ cookiecutter.package_name }} import main
+from {{ cookiecutter.package_name }} import dataset, main
 
 REPLICAS = (1, 2, 8)
 BINDINGS = [
@@ -23,7 +23,7 @@ def trainer(data_dir, model_dir, replicas, *bindings):
     # this base for the same reason (a real run makes one strategy per process).
     tf.distribute.MirroredStrategy._collective_key_base = 1000 * replicas
     params = main.parse_config([SMOKE], [*BINDINGS, f"Params.cpu_replicas = {replicas}", *bindings])
-    params, info = main.load_data(params, data_dir)
+    params, info = dataset.load(params, data_dir)
     return main.build_trainer(params, str(model_dir), tpu=None), info
 
 

@@ -100,6 +100,19 @@ def load_info(data_dir):
     return DatasetInfo(class_names, shards)
 
 
+def load(params, data_dir):
+    """Returns the run's Params with num_classes taken from the data, and the DatasetInfo of its source."""
+    if params.data_source == "synthetic":
+        return params, synthetic_info(params.num_classes, params.global_batch_size)
+    info = load_info(data_dir)
+    if params.num_classes not in (None, info.num_classes):
+        raise ValueError(
+            f"Params.num_classes = {params.num_classes} but {data_dir} has {info.num_classes} classes "
+            f"({', '.join(info.class_names)}); remove the binding or point --data_dir at the right data."
+        )
+    return dataclasses.replace(params, num_classes=info.num_classes), info
+
+
 def synthetic_info(num_classes, num_examples):
     """The DatasetInfo of the synthetic source, which has no files: `num_examples` per split."""
     if not num_classes:

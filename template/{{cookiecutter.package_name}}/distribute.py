@@ -116,9 +116,14 @@ def num_input_pipelines(strategy):
     return max(1, sum(spec.num_tasks(job) for job in ("chief", "worker") if job in spec.jobs)) if spec else 1
 
 
-def is_chief(strategy):
-    """Whether this process writes checkpoints, summaries and outputs: the chief, or worker 0 if there is none."""
+def is_chief(strategy=None):
+    """Whether this process writes checkpoints, summaries and outputs: the chief, or worker 0 if there is none.
+
+    Without a multi-worker strategy (export, predict) TF_CONFIG still says which process this is.
+    """
     resolver = getattr(strategy, "cluster_resolver", None)
+    if resolver is None and "TF_CONFIG" in os.environ:
+        resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
     if resolver is None or not resolver.task_type:
         return True
     if resolver.task_type == "chief":

@@ -6,8 +6,10 @@ evaluation also `weight` float32 [B] (0 for padding) and `index` int32 [B] (the 
 """
 
 import math
+import os
 
 import tensorflow as tf
+from absl import logging
 
 from . import dataset, preprocessing
 
@@ -61,6 +63,12 @@ class InputPipeline:
                 f"{len(self.info.shards[self.split])} {self.split} shards cannot feed "
                 f"{input_context.num_input_pipelines} input pipelines; write at least one shard per host."
             )
+        logging.info(
+            "Input pipeline %d of %d reads %s.",
+            input_context.input_pipeline_id,
+            input_context.num_input_pipelines,
+            ", ".join(os.path.basename(path) for path, _ in shards),
+        )
         files = tf.constant([path for path, _ in shards])
         examples_per_step = batch_size * input_context.num_replicas_in_sync // input_context.num_input_pipelines
         first_epoch, offset = divmod(self.start_step * examples_per_step, sum(count for _, count in shards))

@@ -41,19 +41,6 @@ def parse_config(gin_files, gin_params):
     return params_lib.Params()
 
 
-def load_data(params, data_dir):
-    """Returns the Params with num_classes taken from the data, and the DatasetInfo."""
-    if params.data_source == "synthetic":
-        return params, dataset.synthetic_info(params.num_classes, params.global_batch_size)
-    info = dataset.load_info(data_dir)
-    if params.num_classes not in (None, info.num_classes):
-        raise ValueError(
-            f"Params.num_classes = {params.num_classes} but {data_dir} has {info.num_classes} classes "
-            f"({', '.join(info.class_names)}); remove the binding or point --data_dir at the right data."
-        )
-    return dataclasses.replace(params, num_classes=info.num_classes), info
-
-
 def build_trainer(params, model_dir, tpu):
     """Resolves the strategy and builds the model, optimizer and trainer under it."""
     keras.backend.clear_session()
@@ -70,7 +57,7 @@ def build_trainer(params, model_dir, tpu):
     with strategy.scope():
         model = model_lib.build_model(params.num_classes, params.image_size, params.widths, params.dropout_rate)
         optimizer = model_lib.build_optimizer(params)
-    return trainer.Trainer(strategy, model, optimizer, model_dir, params)
+    return trainer.Trainer(strategy, model, optimizer, model_dir, params, chief=distribute.is_chief(strategy))
 
 
 def batches(run, info, split, training):
@@ -87,8 +74,8 @@ def eval_batches(run, info, split):
 
 def evaluate(run, info, split, model_dir):
     metrics = run.evaluate(*eval_batches(run, info, split))
-    outputs.write_json(os.path.join(model_dir, "eval_metrics.json"), metrics)
-    return metrics
+    if run.chief:
+        outputs.write_json(os.path.join(model_dir, "eval_metrics.json"), metrics)
 
 
 def train_and_eval(run, info, model_dir):
@@ -114,22 +101,34 @@ def export_model(run, info, model_dir):
     logging.info("Exported a SavedModel to %s.", path)
 
 
+def check(params, info):
+    results = preflight.run(params, info, FLAGS.data_dir, FLAGS.model_dir, FLAGS.tpu)
+    print(preflight.table(results))
+    return 1 if any(r.status == preflight.FAIL for r in results) else 0
+
+
+def write_config(run, model_dir):
+    if run.chief:
+        outputs.write_text(os.path.join(model_dir, "operative_config.gin"), gin.operative_config_str())
+
+
 def main(argv):
     del argv  # everything comes from flags
-    params = parse_config(FLAGS.gin_file, FLAGS.gin_param)
-    params, info = load_data(params, FLAGS.data_dir)
+    params, info = dataset.load(parse_config(FLAGS.gin_file, FLAGS.gin_param), FLAGS.data_dir)
     if FLAGS.mode == "check":
-        results = preflight.run(params, info, FLAGS.data_dir, FLAGS.model_dir, FLAGS.tpu)
-        print(preflight.table(results))
-        return 1 if any(r.status == preflight.FAIL for r in results) else 0
-    if FLAGS.mode == "export":
-        # Export restores the checkpoint on the host CPU: a SavedModel must not depend on the training hardware.
-        params = dataclasses.replace(params, strategy="cpu")
+        return check(params, info)
+    if FLAGS.mode in ("predict", "export"):
+        if not distribute.is_chief():
+            logging.info("--mode=%s runs on the chief alone; this worker has nothing to do.", FLAGS.mode)
+            return 0
+        if FLAGS.mode == "export" or params.strategy == "multiworker":
+            # One process: a SavedModel must not depend on the training hardware, and a multi-worker run's
+            # prediction would only see this worker's share of the split.
+            params = dataclasses.replace(params, strategy="cpu")
     run = build_trainer(params, FLAGS.model_dir, FLAGS.tpu)
     if not run.restore() and FLAGS.mode in ("eval", "predict", "export"):
         raise app.UsageError(f"--mode={FLAGS.mode} needs a checkpoint, and {FLAGS.model_dir} has none: train first.")
-    config_path = os.path.join(FLAGS.model_dir, "operative_config.gin")
-    outputs.write_text(config_path, gin.operative_config_str())
+    write_config(run, FLAGS.model_dir)  # before the first step, so a crashed run still says what it ran
     if FLAGS.mode == "train":
         run.train(batches(run, info, "train", training=True), params.train_steps)
     elif FLAGS.mode == "train_and_eval":
@@ -140,7 +139,7 @@ def main(argv):
         predict(run, info, FLAGS.split, FLAGS.model_dir)
     else:
         export_model(run, info, FLAGS.model_dir)
-    outputs.write_text(config_path, gin.operative_config_str())
+    write_config(run, FLAGS.model_dir)
 
 
 if __name__ == "__main__":

@@ -27,8 +27,9 @@ class Trainer:
     at the exact step of the latest checkpoint.
     """
 
-    def __init__(self, strategy, model, optimizer, model_dir, params):
+    def __init__(self, strategy, model, optimizer, model_dir, params, chief=True):
         self.strategy = strategy
+        self.chief = chief
         self.model = model
         self.optimizer = optimizer
         self.params = params
@@ -43,8 +44,13 @@ class Trainer:
         self.manager = tf.train.CheckpointManager(
             self.checkpoint, os.path.join(model_dir, "checkpoints"), max_to_keep=params.keep_checkpoints
         )
+        # Other workers take part in every save (their variables may be needed) but write to a private folder.
+        self._worker_dir = None if chief else os.path.join(model_dir, f".worker-{os.getpid()}")
         self._writers = {
-            split: tf.summary.create_file_writer(os.path.join(model_dir, split)) for split in self._metrics
+            split: tf.summary.create_file_writer(os.path.join(model_dir, split))
+            if chief
+            else tf.summary.create_noop_writer()
+            for split in self._metrics
         }
         # XLA on CPU makes convolutions slower (see configs/cpu.gin); TPUs compile whatever this says.
         self._train_step = tf.function(self._train_step, jit_compile=params.jit_compile)
@@ -63,8 +69,11 @@ class Trainer:
         return bool(latest)
 
     def save(self):
-        path = self.manager.save(checkpoint_number=self.step)
-        logging.info("Saved %s.", path)
+        if self.chief:
+            logging.info("Saved %s.", self.manager.save(checkpoint_number=self.step))
+        else:
+            self.checkpoint.write(os.path.join(self._worker_dir, "ckpt"))
+            tf.io.gfile.rmtree(self._worker_dir)
 
     def train(self, iterator, until_step):
         """Trains until the step counter reaches `until_step`, saving every `checkpoint_every` steps and at the end.
@@ -87,6 +96,10 @@ class Trainer:
             progress.update(self.step, list(logs.items()))
             if self.step % params.checkpoint_every == 0 or self.step == until_step:
                 self.save()
+        # Gradients are summed across replicas, so these weights are equal on every worker of a multi-worker run.
+        # (Batch-norm moving statistics are not: Keras keeps one estimate per replica and saves the chief's.)
+        fingerprint = sum(float(tf.reduce_sum(w)) for w in self.model.trainable_weights)
+        logging.info("Step %d: trainable weights fingerprint %.10g", self.step, fingerprint)
         return logs
 
     def evaluate(self, iterator, steps):

@@ -1,0 +1,80 @@
+"""Slow: two worker processes on 127.0.0.1 train together with configs/multiworker.gin (MultiWorkerMirroredStrategy)."""
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+
+import pytest
+from conftest import PROJECT_DIR
+
+pytestmark = pytest.mark.slow
+
+SMALL = [
+    "Params.image_size = 16",
+    "Params.widths = (8,)",
+    "Params.global_batch_size = 16",
+    "Params.train_steps = 4",
+    "Params.steps_per_execution = 2",
+    "Params.checkpoint_every = 2",
+    "Params.connect_timeout_s = 60.0",
+]
+
+
+def free_ports(count):
+    sockets = [socket.socket() for _ in range(count)]
+    for s in sockets:
+        s.bind(("127.0.0.1", 0))
+    ports = [s.getsockname()[1] for s in sockets]
+    for s in sockets:
+        s.close()
+    return ports
+
+
+def run_workers(mode, data_dir, model_dir, timeout=240):
+    """Runs `mode` on two workers at once; returns each worker's stderr. Kills both if either outlives `timeout`."""
+    workers = [f"127.0.0.1:{port}" for port in free_ports(2)]
+    command = [sys.executable, "-m", "{{ cookiecutter.package_name }}.main", f"--mode={mode}", "--gin_file=configs/multiworker.gin"]
+    command += [f"--gin_param={b}" for b in SMALL] + [f"--data_dir={data_dir}", f"--model_dir={model_dir}"]
+    processes = []
+    for index in range(2):
+        tf_config = {"cluster": {"worker": workers}, "task": {"type": "worker", "index": index}}
+        env = dict(os.environ, TF_CONFIG=json.dumps(tf_config), TF_CPP_MIN_LOG_LEVEL="1")
+        processes.append(
+            subprocess.Popen(
+                command, cwd=PROJECT_DIR, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
+        )
+    try:
+        outputs = [p.communicate(timeout=timeout) for p in processes]
+    finally:
+        for p in processes:
+            p.kill()
+            p.wait(timeout=30)
+    for p, (_, err) in zip(processes, outputs, strict=True):
+        assert p.returncode == 0, err[-4000:]
+    return [err for _, err in outputs]
+
+
+def test_two_workers_train_as_one_and_only_the_chief_writes(tmp_path, data_dir):
+    logs = run_workers("train", data_dir, tmp_path)
+
+    shards = [re.search(r"Input pipeline (\d) of 2 reads (.+)\.", log).groups() for log in logs]
+    assert sorted(index for index, _ in shards) == ["0", "1"]
+    assert shards[0][1] != shards[1][1], "the workers read different shards"
+
+    fingerprints = [re.findall(r"Step 4: trainable weights fingerprint (\S+)", log) for log in logs]
+    assert fingerprints[0] and fingerprints[0] == fingerprints[1], "the workers end with the same weights"
+
+    assert sorted(os.listdir(tmp_path)) == ["checkpoints", "eval", "operative_config.gin", "train"]  # no .worker-*
+    assert len(os.listdir(tmp_path / "train")) == 1, "one writer of summaries"
+    checkpoints = sorted(os.listdir(tmp_path / "checkpoints"))
+    assert checkpoints == ["checkpoint", *(f"ckpt-{s}.{e}" for s in (2, 4) for e in ("data-00000-of-00001", "index"))]
+
+    for mode, output in (("export", "export"), ("predict", "predictions_eval.csv")):
+        logs = run_workers(mode, data_dir, tmp_path)
+        assert "runs on the chief alone" in logs[1]
+        assert os.path.exists(tmp_path / output)
+    assert os.listdir(tmp_path / "export") == ["4"]
