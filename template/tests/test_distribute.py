@@ -105,3 +105,19 @@ def test_auto_on_this_machine_is_the_cpu(monkeypatch):
 def test_cpu_replicas_are_logical_devices():
     strategy = distribute.resolve_strategy("cpu_replicas", cpu_replicas=2)
     assert strategy.num_replicas_in_sync == 2
+
+
+def test_tpu_name_local_in_the_environment_reaches_the_local_runtime(monkeypatch):
+    # TensorFlow alone would take TPU_NAME=local for the name of a cloud TPU and ask the Cloud API for it.
+    monkeypatch.setenv("TPU_NAME", "local")
+    monkeypatch.delenv("COLAB_TPU_ADDR", raising=False)
+    with pytest.raises(RuntimeError, match=r"tried 'local' because TPU_NAME is set.*TPUs not found"):
+        distribute.resolve_strategy("auto")
+
+
+def test_colab_tpu_address_in_the_environment_is_probed_with_a_bound(monkeypatch):
+    monkeypatch.setenv("COLAB_TPU_ADDR", f"127.0.0.1:{closed_port()}")
+    start = time.monotonic()
+    with pytest.raises(ConnectionError, match="No TPU answers at grpc://127.0.0.1"):
+        distribute.resolve_strategy("auto", connect_timeout_s=5)
+    assert time.monotonic() - start < 5

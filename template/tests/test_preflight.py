@@ -100,7 +100,7 @@ def test_xla_names_an_op_it_cannot_compile():
     ("batch", "target", "status", "says"),
     [
         (12, Target("cpu_replicas", 8), FAIL, "does not divide among 8 replicas"),
-        (96, TPU, FAIL, "12 examples per replica"),
+        (96, TPU, FAIL, "12 examples per replica, 8 replica(s): not a multiple of 8 per core"),
         (512, TPU, WARN, "64 examples per replica"),
         (1024, TPU, PASS, "128 examples per replica"),
         (8, Target("cpu", 1), PASS, "8 examples per replica"),

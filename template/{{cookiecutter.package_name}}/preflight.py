@@ -148,9 +148,8 @@ def batch_split(global_batch_size, target):
     per_replica = global_batch_size // target.replicas
     detail = f"{per_replica} examples per replica, {target.replicas} replica(s)"
     if target.kind == "tpu" and per_replica % 8:
-        return Result(
-            name, FAIL, detail, f"make the per-core batch a multiple of 8 (128 is best): {8 * target.replicas}"
-        )
+        fix = f"make Params.global_batch_size a multiple of {8 * target.replicas} (best: {128 * target.replicas})"
+        return Result(name, FAIL, f"{detail}: not a multiple of 8 per core", fix)
     if target.kind == "tpu" and per_replica < 128:
         return Result(name, WARN, detail, "below 128 per core the TPU pads batches and wastes its matrix units")
     return Result(name, PASS, detail)
