@@ -36,6 +36,7 @@ TESTS = (
     "test_input_pipeline",
     "test_main",
     "test_multiworker",
+    "test_preemption",
     "test_preflight",
     "test_prepare_data",
     "test_preprocessing",

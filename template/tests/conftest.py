@@ -1,6 +1,7 @@
 """Shared fixtures: a tiny dataset written once per session, and main.py run in this process (TF imports once)."""
 
 import os
+import shutil
 from pathlib import Path
 
 # TensorFlow's C++ INFO lines (one per cancelled iterator on 8 replicas) would bury pytest's output.
@@ -31,6 +32,19 @@ def data_dir(tmp_path_factory):
         ["--output_dir", str(path), "--num_train", "96", "--num_eval", str(NUM_EVAL), "--num_shards", "2"]
     )
     return str(path)
+
+
+@pytest.fixture(scope="session")
+def trained_once(tmp_path_factory, data_dir):
+    path = tmp_path_factory.mktemp("trained")
+    run_main(path, data_dir, "--mode=train")
+    return path
+
+
+@pytest.fixture
+def trained(tmp_path, trained_once):
+    """A model_dir with the smoke config trained to step 4 (checkpoints 2 and 4): a copy each test may change."""
+    return shutil.copytree(trained_once, tmp_path / "trained")
 
 
 def run_main(model_dir, data_dir, *args):

@@ -56,10 +56,9 @@ def test_an_interrupted_run_resumes_at_the_saved_step(tmp_path, data_dir):
         np.testing.assert_allclose(resumed, straight, rtol=1e-5, atol=1e-6)
 
 
-def test_predict_writes_every_example_in_order(tmp_path, data_dir):
-    run_main(tmp_path, data_dir, "--mode=train")
-    run_main(tmp_path, data_dir, "--mode=predict")
-    with open(tmp_path / "predictions_eval.csv") as f:
+def test_predict_writes_every_example_in_order(trained, data_dir):
+    run_main(trained, data_dir, "--mode=predict")
+    with open(trained / "predictions_eval.csv") as f:
         rows = list(csv.DictReader(f))
     records = tf.data.TFRecordDataset(dataset.load_info(data_dir).files("eval")).map(dataset.parse_batch)
     truth = {r["image/key"].numpy().decode(): int(r["image/class/label"]) for r in records}
@@ -70,15 +69,14 @@ def test_predict_writes_every_example_in_order(tmp_path, data_dir):
     assert {r["prediction"] for r in rows} <= set(CLASS_NAMES)
 
 
-def test_export_serves_raw_images_like_the_trained_model(tmp_path, data_dir):
-    run_main(tmp_path, data_dir, "--mode=train")
-    run_main(tmp_path, data_dir, "--mode=export")
-    serve = tf.saved_model.load(str(tmp_path / "export" / "4")).signatures["serving_default"]
+def test_export_serves_raw_images_like_the_trained_model(trained, data_dir):
+    run_main(trained, data_dir, "--mode=export")
+    serve = tf.saved_model.load(str(trained / "export" / "4")).signatures["serving_default"]
     images = tf.constant(np.random.default_rng(0).integers(0, 256, (3, 40, 28, 3)), tf.uint8)
     served = serve(images=images)
 
     params, _ = dataset.load(main.parse_config([SMOKE], []), data_dir)
-    run = main.build_trainer(params, str(tmp_path), tpu=None)
+    run = main.build_trainer(params, str(trained), tpu=None)
     assert run.restore()
     inputs = tf.stack([preprocessing.preprocess_for_eval(image, params.image_size) for image in images])
     expected = tf.nn.softmax(run.model(inputs, training=False)).numpy()

@@ -29,9 +29,9 @@ def trainer(data_dir, model_dir, replicas, *bindings):
 
 @pytest.fixture(scope="module")
 def losses(data_dir, tmp_path_factory):
-    """The training loss of steps 4-6 for each replica count, on the same data."""
+    """The training loss of steps 4-6 on 1 and on 8 replicas, on the same data."""
     result = {}
-    for replicas in REPLICAS:
+    for replicas in (1, 8):
         run, info = trainer(data_dir, tmp_path_factory.mktemp(f"r{replicas}"), replicas)
         assert run.strategy.num_replicas_in_sync == replicas
         batches = main.batches(run, info, "train", training=True)
@@ -50,10 +50,9 @@ def test_each_replica_gets_its_share_of_different_examples(data_dir, tmp_path, r
     assert len({row.tobytes() for row in flat}) == 16, "no example is fed to two replicas"
 
 
-@pytest.mark.parametrize("replicas", REPLICAS[1:])
-def test_losses_agree_with_one_replica(losses, replicas):
+def test_losses_on_eight_replicas_agree_with_one(losses):
     # Same data and initial weights; only batch-norm statistics differ (each replica normalises its own share).
-    np.testing.assert_allclose(losses[replicas], losses[1], rtol=0.05)
+    np.testing.assert_allclose(losses[8], losses[1], rtol=0.05)
 
 
 def test_a_global_batch_that_does_not_divide_among_replicas_is_refused(data_dir, tmp_path):

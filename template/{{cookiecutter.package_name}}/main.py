@@ -80,10 +80,11 @@ def evaluate(run, info, split, model_dir):
 
 def train_and_eval(run, info, model_dir):
     train_batches = batches(run, info, "train", training=True)
-    while run.step < run.params.train_steps:
+    while run.step < run.params.train_steps and not run.stop_requested.is_set():
         next_eval = (run.step // run.params.eval_every + 1) * run.params.eval_every
         run.train(train_batches, min(next_eval, run.params.train_steps))
-        evaluate(run, info, "eval", model_dir)
+        if not run.stop_requested.is_set():  # a preempted VM has seconds left: save and go, evaluate later
+            evaluate(run, info, "eval", model_dir)
 
 
 def predict(run, info, split, model_dir):
@@ -129,16 +130,17 @@ def main(argv):
     if not run.restore() and FLAGS.mode in ("eval", "predict", "export"):
         raise app.UsageError(f"--mode={FLAGS.mode} needs a checkpoint, and {FLAGS.model_dir} has none: train first.")
     write_config(run, FLAGS.model_dir)  # before the first step, so a crashed run still says what it ran
-    if FLAGS.mode == "train":
-        run.train(batches(run, info, "train", training=True), params.train_steps)
-    elif FLAGS.mode == "train_and_eval":
-        train_and_eval(run, info, FLAGS.model_dir)
-    elif FLAGS.mode == "eval":
-        evaluate(run, info, FLAGS.split, FLAGS.model_dir)
-    elif FLAGS.mode == "predict":
-        predict(run, info, FLAGS.split, FLAGS.model_dir)
-    else:
-        export_model(run, info, FLAGS.model_dir)
+    with trainer.sigterm_stops(run):
+        if FLAGS.mode == "train":
+            run.train(batches(run, info, "train", training=True), params.train_steps)
+        elif FLAGS.mode == "train_and_eval":
+            train_and_eval(run, info, FLAGS.model_dir)
+        elif FLAGS.mode == "eval":
+            evaluate(run, info, FLAGS.split, FLAGS.model_dir)
+        elif FLAGS.mode == "predict":
+            predict(run, info, FLAGS.split, FLAGS.model_dir)
+        else:
+            export_model(run, info, FLAGS.model_dir)
     write_config(run, FLAGS.model_dir)
 
 

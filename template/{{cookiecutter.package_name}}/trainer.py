@@ -6,7 +6,10 @@ multi-worker strategies, and BackupAndRestore does not resume at the exact step.
 optimizer, losses, metrics and progress bar.
 """
 
+import contextlib
 import os
+import signal
+import threading
 import time
 
 import keras
@@ -30,6 +33,7 @@ class Trainer:
     def __init__(self, strategy, model, optimizer, model_dir, params, chief=True):
         self.strategy = strategy
         self.chief = chief
+        self.stop_requested = threading.Event()  # set by SIGTERM (see sigterm_stops); training saves and stops
         self.model = model
         self.optimizer = optimizer
         self.params = params
@@ -61,10 +65,21 @@ class Trainer:
         return int(self.optimizer.iterations.numpy())
 
     def restore(self):
-        """Restores the latest checkpoint, if any; returns whether there was one."""
+        """Restores the latest checkpoint, if any; returns whether there was one.
+
+        Raises ValueError, before any training and leaving the checkpoint as it was, if it was written by another
+        model (other classes, widths or image size).
+        """
         latest = self.manager.latest_checkpoint
         if latest:
-            self.checkpoint.restore(latest).assert_existing_objects_matched()
+            try:
+                self.checkpoint.restore(latest).assert_existing_objects_matched()
+            except (ValueError, AssertionError) as error:
+                raise ValueError(
+                    f"The checkpoint {latest} does not fit this model: {str(error).splitlines()[0]} It was written "
+                    "by a model with other classes, widths or image size. Train into a new --model_dir (or restore "
+                    "the config that wrote it); the checkpoint was left as it is."
+                ) from error
             logging.info("Restored %s: resuming at step %d.", latest, self.step)
         return bool(latest)
 
@@ -80,26 +95,43 @@ class Trainer:
 
         Returns the metrics of the last tf.function call ({} if there was nothing left to train).
         """
-        params = self.params
         logs = {}
         progress = keras.utils.Progbar(until_step, stateful_metrics=["loss", "accuracy", "learning_rate", "steps/s"])
-        while self.step < until_step:
-            # A call never crosses a checkpoint boundary, so checkpoints land on exact multiples.
-            to_checkpoint = params.checkpoint_every - self.step % params.checkpoint_every
-            steps = min(params.steps_per_execution, until_step - self.step, to_checkpoint)
-            start = time.perf_counter()
-            self._train_steps(iterator, tf.constant(steps))
-            logs = self._results("train")
-            logs["steps/s"] = steps / (time.perf_counter() - start)
-            logs["learning_rate"] = float(np.asarray(self.optimizer.learning_rate))
-            self._write_summaries("train", logs)
-            progress.update(self.step, list(logs.items()))
-            if self.step % params.checkpoint_every == 0 or self.step == until_step:
+        while self.step < until_step and not self.stop_requested.is_set():
+            logs = self._train_call(iterator, until_step, progress)
+        if self.stop_requested.is_set():
+            # A preemptible VM gets SIGTERM about 30 s before it goes: save what the last call trained, and stop.
+            if self.step % self.params.checkpoint_every:
                 self.save()
+            logging.warning("SIGTERM: saved step %d and stopped. Rerun the same command to resume.", self.step)
+            return logs
         # Gradients are summed across replicas, so these weights are equal on every worker of a multi-worker run.
         # (Batch-norm moving statistics are not: Keras keeps one estimate per replica and saves the chief's.)
         fingerprint = sum(float(tf.reduce_sum(w)) for w in self.model.trainable_weights)
         logging.info("Step %d: trainable weights fingerprint %.10g", self.step, fingerprint)
+        return logs
+
+    def _train_call(self, iterator, until_step, progress):
+        """One tf.function call of up to steps_per_execution steps; saves on checkpoint boundaries."""
+        params = self.params
+        # A call never crosses a checkpoint boundary, so checkpoints land on exact multiples.
+        to_checkpoint = params.checkpoint_every - self.step % params.checkpoint_every
+        steps = min(params.steps_per_execution, until_step - self.step, to_checkpoint)
+        start = time.perf_counter()
+        self._train_steps(iterator, tf.constant(steps))
+        logs = self._results("train")
+        if not np.isfinite(logs["loss"]):
+            raise FloatingPointError(
+                f"The training loss became {logs['loss']} in steps {self.step - steps + 1}-{self.step}; nothing was "
+                f"saved after it, so the latest checkpoint is still {self.manager.latest_checkpoint}. Lower "
+                "Params.base_learning_rate or raise Params.warmup_steps, then rerun."
+            )
+        logs["steps/s"] = steps / (time.perf_counter() - start)
+        logs["learning_rate"] = float(np.asarray(self.optimizer.learning_rate))
+        self._write_summaries("train", logs)
+        progress.update(self.step, list(logs.items()))
+        if self.step % params.checkpoint_every == 0 or self.step == until_step:
+            self.save()
         return logs
 
     def evaluate(self, iterator, steps):
@@ -171,3 +203,20 @@ class Trainer:
         with self._writers[split].as_default(step=self.step):
             for name, value in logs.items():
                 tf.summary.scalar(name.replace("/", "_per_"), value)
+
+
+@contextlib.contextmanager
+def sigterm_stops(trainer):
+    """While the block runs, SIGTERM asks `trainer` to save and stop at the end of its current call.
+
+    Signals reach Python between tf.function calls, so a step is never cut in half. Only the main thread can catch
+    them; elsewhere (a notebook's worker thread) this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: trainer.stop_requested.set())
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
