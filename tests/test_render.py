@@ -34,6 +34,7 @@ TESTS = (
     "test_configs",
     "test_distribute",
     "test_input_pipeline",
+    "test_kill_resume",
     "test_main",
     "test_multiworker",
     "test_preemption",

@@ -88,3 +88,9 @@ def test_export_serves_raw_images_like_the_trained_model(trained, data_dir):
 def test_modes_that_need_a_checkpoint_say_so(tmp_path, data_dir, mode):
     with pytest.raises(app.UsageError, match="train first"):
         run_main(tmp_path, data_dir, f"--mode={mode}")
+
+
+def test_a_rerun_that_finds_training_done_still_evaluates(trained, data_dir):
+    # As after a kill that landed between the last checkpoint and the last evaluation.
+    run_main(trained, data_dir, "--mode=train_and_eval")
+    assert json.loads(read(trained / "eval_metrics.json"))["step"] == 4

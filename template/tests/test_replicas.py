@@ -56,5 +56,7 @@ def test_losses_on_eight_replicas_agree_with_one(losses):
 
 
 def test_a_global_batch_that_does_not_divide_among_replicas_is_refused(data_dir, tmp_path):
-    with pytest.raises(ValueError, match="global_batch_size = 12 does not divide among 8 replicas"):
+    with pytest.raises(
+        ValueError, match="global batch 12 does not divide among 8 replicas: make Params.global_batch_size"
+    ):
         trainer(data_dir, tmp_path, 8, "Params.global_batch_size = 12")

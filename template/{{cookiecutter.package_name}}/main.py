@@ -49,11 +49,9 @@ def build_trainer(params, model_dir, tpu):
     strategy = distribute.resolve_strategy(
         params.strategy, tpu, params.tpu_zone, params.tpu_project, params.connect_timeout_s, params.cpu_replicas
     )
-    if params.global_batch_size % strategy.num_replicas_in_sync:
-        raise ValueError(
-            f"Params.global_batch_size = {params.global_batch_size} does not divide among "
-            f"{strategy.num_replicas_in_sync} replicas; make it a multiple of {strategy.num_replicas_in_sync}."
-        )
+    split = preflight.batch_split(params.global_batch_size, preflight.Target("any", strategy.num_replicas_in_sync))
+    if split.status == preflight.FAIL:
+        raise ValueError(f"{split.detail}: {split.fix}.")
     with strategy.scope():
         model = model_lib.build_model(params.num_classes, params.image_size, params.widths, params.dropout_rate)
         optimizer = model_lib.build_optimizer(params)
@@ -76,15 +74,20 @@ def evaluate(run, info, split, model_dir):
     metrics = run.evaluate(*eval_batches(run, info, split))
     if run.chief:
         outputs.write_json(os.path.join(model_dir, "eval_metrics.json"), metrics)
+    return metrics
 
 
 def train_and_eval(run, info, model_dir):
+    """Trains, evaluating every eval_every steps and at the end, also when a rerun finds the training done."""
     train_batches = batches(run, info, "train", training=True)
+    evaluated_at = None
     while run.step < run.params.train_steps and not run.stop_requested.is_set():
         next_eval = (run.step // run.params.eval_every + 1) * run.params.eval_every
         run.train(train_batches, min(next_eval, run.params.train_steps))
         if not run.stop_requested.is_set():  # a preempted VM has seconds left: save and go, evaluate later
-            evaluate(run, info, "eval", model_dir)
+            evaluated_at = evaluate(run, info, "eval", model_dir)["step"]
+    if evaluated_at != run.step and not run.stop_requested.is_set():
+        evaluate(run, info, "eval", model_dir)
 
 
 def predict(run, info, split, model_dir):
