@@ -36,7 +36,16 @@ def load_answers(path):
     return [f"{key}={value}" for key, value in saved.items() if key in questions()]
 
 
-def new(pairs, output_dir=".", overwrite=False):
+def literal(text):
+    """`text` as a Jinja template that renders to `text` itself.
+
+    Cookiecutter renders answers given without prompts as templates, so "{{ x }}" would be evaluated and "{%" would
+    be a syntax error. Only "{" can open a Jinja tag; writing each one as an expression leaves nothing to open.
+    """
+    return text.replace("{", '{{ "{" }}')
+
+
+def new(pairs, output_dir=".", overwrite=False, config_file=None):
     """Renders a project with the given answers (others take their defaults) and returns its path."""
     from cookiecutter.main import cookiecutter  # imported here: validation and --help work without it
 
@@ -45,7 +54,12 @@ def new(pairs, output_dir=".", overwrite=False):
     if found:
         raise ValueError(" ".join(found))
     return cookiecutter(
-        str(REPO_DIR), no_input=True, extra_context=extra, output_dir=str(output_dir), overwrite_if_exists=overwrite
+        str(REPO_DIR),
+        no_input=True,
+        extra_context={key: literal(value) for key, value in extra.items()},
+        output_dir=str(output_dir),
+        overwrite_if_exists=overwrite,
+        config_file=config_file,
     )
 
 

@@ -3,12 +3,14 @@
 import json
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 import tomllib
 from conftest import PYTHON, REPO_DIR, run
 from cookiecutter.exceptions import FailedHookException
 
+from scaffold import cli, escape
 from scaffold.hooks import ANSWERS_FILE
 
 
@@ -99,3 +101,11 @@ def test_scaffold_new_refuses_bad_answers_before_rendering(tmp_path, argument, s
     )
     assert result.returncode == 2 and says in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["Net {{ 7 * 7 }}", "Net {% if x %}", "Net a{{b", "Net }}{{"])
+def test_scaffold_new_keeps_jinja_in_answers_as_text(tmp_path, cookiecutter_config, name):
+    # Cookiecutter renders answers given without prompts as templates: "{{ 7 * 7 }}" would become 49.
+    project = Path(cli.new([f"project_name={name}"], tmp_path, config_file=cookiecutter_config))
+    assert (project / "README.md").read_text().startswith(f"# {escape.markdown_text(name)}\n")
+    assert json.loads((project / ANSWERS_FILE).read_text())["project_name"] == name
