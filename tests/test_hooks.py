@@ -109,3 +109,9 @@ def test_scaffold_new_keeps_jinja_in_answers_as_text(tmp_path, cookiecutter_conf
     project = Path(cli.new([f"project_name={name}"], tmp_path, config_file=cookiecutter_config))
     assert (project / "README.md").read_text().startswith(f"# {escape.markdown_text(name)}\n")
     assert json.loads((project / ANSWERS_FILE).read_text())["project_name"] == name
+
+
+def test_a_very_long_name_gets_a_slug_short_enough_for_a_folder(tmp_path, render):
+    project = render(tmp_path, project_name="Classifier " * 60)  # 660 characters; a folder name stops at 255 bytes
+    assert project.name == "classifier-classifier-classifier-classifier"
+    assert len(project.name) <= 50
