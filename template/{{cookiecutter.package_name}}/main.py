@@ -116,8 +116,7 @@ def write_config(run, model_dir):
         outputs.write_text(os.path.join(model_dir, "operative_config.gin"), gin.operative_config_str())
 
 
-def main(argv):
-    del argv  # everything comes from flags
+def main(_):  # every input comes from flags
     params, info = dataset.load(parse_config(FLAGS.gin_file, FLAGS.gin_param), FLAGS.data_dir)
     if FLAGS.mode == "check":
         return check(params, info)
