@@ -33,11 +33,12 @@ def free_ports(count):
     return ports
 
 
-def run_workers(mode, data_dir, model_dir, timeout=240):
+def run_workers(mode, data_dir, model_dir, *bindings, timeout=240):
     """Runs `mode` on two workers at once; returns each worker's stderr. Kills both if either outlives `timeout`."""
     workers = [f"127.0.0.1:{port}" for port in free_ports(2)]
     command = [sys.executable, "-m", "{{ cookiecutter.package_name }}.main", f"--mode={mode}", "--gin_file=configs/multiworker.gin"]
-    command += [f"--gin_param={b}" for b in SMALL] + [f"--data_dir={data_dir}", f"--model_dir={model_dir}"]
+    command += [f"--gin_param={b}" for b in (*SMALL, *bindings)]
+    command += [f"--data_dir={data_dir}", f"--model_dir={model_dir}"]
     processes = []
     for index in range(2):
         tf_config = {"cluster": {"worker": workers}, "task": {"type": "worker", "index": index}}
@@ -73,8 +74,9 @@ def test_two_workers_train_as_one_and_only_the_chief_writes(tmp_path, data_dir):
     checkpoints = sorted(os.listdir(tmp_path / "checkpoints"))
     assert checkpoints == ["checkpoint", *(f"ckpt-{s}.{e}" for s in (2, 4) for e in ("data-00000-of-00001", "index"))]
 
+    # 'auto' resolves to the multi-worker strategy under TF_CONFIG: predict must still run on the chief alone.
     for mode, output in (("export", "export"), ("predict", "predictions_eval.csv")):
-        logs = run_workers(mode, data_dir, tmp_path)
+        logs = run_workers(mode, data_dir, tmp_path, "Params.strategy = 'auto'")
         assert "runs on the chief alone" in logs[1]
         assert os.path.exists(tmp_path / output)
     assert os.listdir(tmp_path / "export") == ["4"]

@@ -124,9 +124,9 @@ def main(_):  # every input comes from flags
         if not distribute.is_chief():
             logging.info("--mode=%s runs on the chief alone; this worker has nothing to do.", FLAGS.mode)
             return 0
-        if FLAGS.mode == "export" or params.strategy == "multiworker":
-            # One process: a SavedModel must not depend on the training hardware, and a multi-worker run's
-            # prediction would only see this worker's share of the split.
+        if FLAGS.mode == "export" or "TF_CONFIG" in os.environ:
+            # One process: a SavedModel must not depend on the training hardware, and a multi-worker strategy
+            # (explicit, or 'auto' with TF_CONFIG) would give this worker's share of the split only.
             params = dataclasses.replace(params, strategy="cpu")
     run = build_trainer(params, FLAGS.model_dir, FLAGS.tpu)
     if not run.restore() and FLAGS.mode in ("eval", "predict", "export"):
