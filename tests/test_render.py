@@ -15,8 +15,10 @@ KEYS = ("license", "accelerator", "github_actions")
 COMBINATIONS = [dict(zip(KEYS, values, strict=True)) for values in itertools.product(*(CHOICES[k] for k in KEYS))]
 MODULES = (
     "__init__",
+    "config",
     "dataset",
     "distribute",
+    "errors",
     "export",
     "input_pipeline",
     "main",
@@ -31,6 +33,7 @@ MODULES = (
 )
 TESTS = (
     "conftest",
+    "test_bad_input",
     "test_configs",
     "test_distribute",
     "test_input_pipeline",

@@ -54,6 +54,15 @@ def run_main(model_dir, data_dir, *args):
     return main.main([])
 
 
+def main_error(capsys, model_dir, data_dir, *args):
+    """Runs main() expecting a failure the user can fix: returns the one `Error: ...` line it printed."""
+    capsys.readouterr()
+    assert run_main(model_dir, data_dir, *args) == 1
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("Error: ")]
+    assert len(errors) == 1, errors
+    return errors[0]
+
+
 def read(path):
     with open(os.path.join(path)) as f:
         return f.read()

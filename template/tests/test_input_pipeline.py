@@ -5,13 +5,14 @@ import pytest
 import tensorflow as tf
 from conftest import NUM_EVAL, SMOKE
 
-from {{ cookiecutter.package_name }} import dataset, main
+from {{ cookiecutter.package_name }} import dataset
+from {{ cookiecutter.package_name }}.config import parse_config
 from {{ cookiecutter.package_name }}.input_pipeline import InputPipeline, eval_steps
 
 
 @pytest.fixture
 def setup(data_dir):
-    params = main.parse_config([SMOKE], [])
+    params = parse_config([SMOKE], [])
     return dataset.load(params, data_dir)
 
 
@@ -63,7 +64,7 @@ def test_eval_steps_cover_the_split():
 
 def test_two_input_pipelines_read_disjoint_shards(data_dir):
     # Without augmentation, the same source image gives the same bytes, so a shared example would show.
-    params = main.parse_config([SMOKE], ["Params.crop_padding = 0", "Params.random_flip = False"])
+    params = parse_config([SMOKE], ["Params.crop_padding = 0", "Params.random_flip = False"])
     params, info = dataset.load(params, data_dir)
     seen = []
     for pipeline_id in range(2):
@@ -90,7 +91,7 @@ def test_epochs_are_shuffled_differently(setup):
 
 
 def test_synthetic_source_has_the_same_spec_and_needs_no_data():
-    params = main.parse_config([SMOKE], ["Params.data_source = 'synthetic'", "Params.num_classes = 3"])
+    params = parse_config([SMOKE], ["Params.data_source = 'synthetic'", "Params.num_classes = 3"])
     params, info = dataset.load(params, None)
     for training in (True, False):
         ds = InputPipeline(params, info, "train", training)(context())

@@ -7,10 +7,10 @@ import os
 import numpy as np
 import pytest
 import tensorflow as tf
-from absl import app
-from conftest import NUM_EVAL, SMOKE, read, run_main
+from conftest import NUM_EVAL, SMOKE, main_error, read, run_main
 
 from {{ cookiecutter.package_name }} import dataset, main, preprocessing
+from {{ cookiecutter.package_name }}.config import parse_config
 from {{ cookiecutter.package_name }}.shapes import CLASS_NAMES
 
 
@@ -48,7 +48,7 @@ def test_an_interrupted_run_resumes_at_the_saved_step(tmp_path, data_dir):
     # Stopped after the checkpoint at step 2, then the same command (asking for 6 steps) again.
     run_main(tmp_path / "resumed", data_dir, "--mode=train", no_dropout, "--gin_param=Params.train_steps = 2")
     run_main(tmp_path / "resumed", data_dir, "--mode=train", no_dropout, "--gin_param=Params.train_steps = 6")
-    params, _ = dataset.load(main.parse_config([SMOKE], ["Params.dropout_rate = 0.0"]), data_dir)
+    params, _ = dataset.load(parse_config([SMOKE], ["Params.dropout_rate = 0.0"]), data_dir)
     runs = [main.build_trainer(params, str(tmp_path / name), tpu=None) for name in ("straight", "resumed")]
     for run in runs:
         assert run.restore() and run.step == 6
@@ -75,7 +75,7 @@ def test_export_serves_raw_images_like_the_trained_model(trained, data_dir):
     images = tf.constant(np.random.default_rng(0).integers(0, 256, (3, 40, 28, 3)), tf.uint8)
     served = serve(images=images)
 
-    params, _ = dataset.load(main.parse_config([SMOKE], []), data_dir)
+    params, _ = dataset.load(parse_config([SMOKE], []), data_dir)
     run = main.build_trainer(params, str(trained), tpu=None)
     assert run.restore()
     inputs = tf.stack([preprocessing.preprocess_for_eval(image, params.image_size) for image in images])
@@ -85,9 +85,8 @@ def test_export_serves_raw_images_like_the_trained_model(trained, data_dir):
 
 
 @pytest.mark.parametrize("mode", ["eval", "predict", "export"])
-def test_modes_that_need_a_checkpoint_say_so(tmp_path, data_dir, mode):
-    with pytest.raises(app.UsageError, match="train first"):
-        run_main(tmp_path, data_dir, f"--mode={mode}")
+def test_modes_that_need_a_checkpoint_say_so(tmp_path, data_dir, mode, capsys):
+    assert main_error(capsys, tmp_path, data_dir, f"--mode={mode}").endswith("has none: train first.")
 
 
 def test_a_rerun_that_finds_training_done_still_evaluates(trained, data_dir):

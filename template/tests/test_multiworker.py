@@ -80,3 +80,19 @@ def test_two_workers_train_as_one_and_only_the_chief_writes(tmp_path, data_dir):
         assert "runs on the chief alone" in logs[1]
         assert os.path.exists(tmp_path / output)
     assert os.listdir(tmp_path / "export") == ["4"]
+
+
+def test_a_worker_whose_peer_never_starts_fails_in_time_and_names_it(tmp_path, data_dir):
+    # TensorFlow alone would wait for worker 1 forever (an hour and more, measured), holding the GIL.
+    workers = [f"127.0.0.1:{port}" for port in free_ports(2)]
+    tf_config = {"cluster": {"worker": workers}, "task": {"type": "worker", "index": 0}}
+    command = [sys.executable, "-m", "{{ cookiecutter.package_name }}.main", "--mode=train", "--gin_file=configs/multiworker.gin"]
+    command += [f"--gin_param={b}" for b in (*SMALL, "Params.connect_timeout_s = 5.0")]
+    command += [f"--data_dir={data_dir}", f"--model_dir={tmp_path}"]
+    env = dict(os.environ, TF_CONFIG=json.dumps(tf_config), TF_CPP_MIN_LOG_LEVEL="1")
+    result = subprocess.run(command, cwd=PROJECT_DIR, env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1] == (
+        f"Error: TF_CONFIG names worker 1 at {workers[1]}, which did not answer in 5 s: start every worker with the "
+        "same cluster and its own task index, check the addresses and firewall, or raise Params.connect_timeout_s."
+    )

@@ -8,8 +8,9 @@ import pytest
 import tensorflow as tf
 from conftest import PROJECT_DIR, run_main
 
-from {{ cookiecutter.package_name }} import main, preflight
 from {{ cookiecutter.package_name }} import model as model_lib
+from {{ cookiecutter.package_name }} import preflight
+from {{ cookiecutter.package_name }}.config import parse_config
 from {{ cookiecutter.package_name }}.preflight import FAIL, PASS, WARN, Target
 
 TPU = Target("tpu", 8)
@@ -120,7 +121,7 @@ def test_tpu_node_needs_gs_paths():
 
 
 def test_a_grpc_tpu_is_a_tpu_node_and_local_is_not():
-    params = main.parse_config(["configs/tpu.gin"], [])
+    params = parse_config(["configs/tpu.gin"], [])
     assert preflight.find_target(params, "grpc://10.1.2.3:8470", {}, False, 0).tpu_node
     assert not preflight.find_target(params, "local", {}, False, 0).tpu_node
     assert preflight.find_target(params, None, {}, False, 0).replicas == 8

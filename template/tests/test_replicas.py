@@ -6,6 +6,7 @@ import tensorflow as tf
 from conftest import SMOKE
 
 from {{ cookiecutter.package_name }} import dataset, main
+from {{ cookiecutter.package_name }}.config import parse_config
 
 REPLICAS = (1, 2, 8)
 BINDINGS = [
@@ -22,7 +23,7 @@ def trainer(data_dir, model_dir, replicas, *bindings):
     # Strategies over different devices in one process need their own collective keys; TensorFlow's own tests set
     # this base for the same reason (a real run makes one strategy per process).
     tf.distribute.MirroredStrategy._collective_key_base = 1000 * replicas
-    params = main.parse_config([SMOKE], [*BINDINGS, f"Params.cpu_replicas = {replicas}", *bindings])
+    params = parse_config([SMOKE], [*BINDINGS, f"Params.cpu_replicas = {replicas}", *bindings])
     params, info = dataset.load(params, data_dir)
     return main.build_trainer(params, str(model_dir), tpu=None), info
 

@@ -5,15 +5,18 @@ wait on the network: TensorFlow itself waits forever for an address with nothing
 """
 
 import dataclasses
+import faulthandler
 import glob
 import os
 import socket
 import threading
+import time
 import urllib.parse
 
 import tensorflow as tf
 from absl import logging
 
+from .errors import InputError, SetupError
 from .params import STRATEGIES
 
 # Device files of a TPU attached to this machine: /dev/accel* (v2-v4 TPU VMs, Colab, Kaggle), /dev/vfio (v5+).
@@ -69,19 +72,18 @@ def resolve_strategy(kind, tpu=None, zone=None, project=None, connect_timeout_s=
       cpu_replicas: the number of logical CPU devices for kind "cpu_replicas".
     """
     if kind not in STRATEGIES:
-        raise ValueError(f"Unknown strategy {kind!r}; use one of {', '.join(STRATEGIES)}.")
+        raise InputError(f"Unknown strategy {kind!r}; use one of {', '.join(STRATEGIES)}.")
     local_tpu = any(glob.glob(pattern) for pattern in LOCAL_TPU_DEVICES)
     choice = choose(kind, tpu, os.environ, local_tpu, len(tf.config.list_physical_devices("GPU")))
     if choice.kind == "tpu":
         strategy = _tpu_strategy(choice, zone, project, connect_timeout_s)
     elif choice.kind == "multiworker":
         if "TF_CONFIG" not in os.environ:
-            raise RuntimeError("Params.strategy = 'multiworker' needs TF_CONFIG, which names the workers; none is set.")
-        options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=connect_timeout_s)
-        strategy = tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+            raise SetupError("Params.strategy = 'multiworker' needs TF_CONFIG, which names the workers; none is set.")
+        strategy = _multiworker_strategy(connect_timeout_s)
     elif choice.kind == "gpu":
         if not tf.config.list_physical_devices("GPU"):
-            raise RuntimeError(
+            raise SetupError(
                 "The config asks for GPUs (Params.strategy = 'gpu') but TensorFlow sees none: install the CUDA "
                 "build with `pip install -e .[gpu]`, check `nvidia-smi`, or train with configs/cpu.gin."
             )
@@ -103,7 +105,7 @@ def logical_cpus(count):
         try:
             tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * count)
         except RuntimeError as error:
-            raise RuntimeError(
+            raise SetupError(
                 f"{count} logical CPU devices must be made before TensorFlow starts; this process already started "
                 "it. Run the command in a fresh process (tests: configure them in conftest.py)."
             ) from error
@@ -152,11 +154,65 @@ def _tpu_strategy(choice, zone, project, timeout_s):
     try:
         tf.tpu.experimental.initialize_tpu_system(resolver)
     except tf.errors.NotFoundError as error:
-        raise RuntimeError(
+        raise SetupError(
             f"No TPU was found ({tried}): {str(error).splitlines()[0]} On Colab or Kaggle choose a TPU runtime; "
             "elsewhere pass --tpu=NAME or --tpu=grpc://host:8470, or train with configs/cpu.gin."
         ) from error
     return tf.distribute.TPUStrategy(resolver)
+
+
+def _multiworker_strategy(timeout_s):
+    """MultiWorkerMirroredStrategy once every worker answers: TensorFlow waits for a missing one forever."""
+    resolver = tf.distribute.cluster_resolver.TFConfigClusterResolver()
+    spec = resolver.cluster_spec()
+    peers = {
+        f"{job} {index}": spec.task_address(job, index)
+        for job in ("chief", "worker")
+        if job in spec.jobs
+        for index in range(spec.num_tasks(job))
+        if (job, index) != (resolver.task_type, resolver.task_id)
+    }
+    _rendezvous(spec.task_address(resolver.task_type, resolver.task_id), peers, timeout_s)
+    logging.info("All %d workers answered; joining them (at most %.0f s).", len(peers) + 1, timeout_s)
+    # A worker that dies between the rendezvous and TensorFlow's own handshake would leave this one waiting inside
+    # C++ with the GIL held, where no Python thread or signal handler runs; faulthandler's watchdog needs neither.
+    faulthandler.dump_traceback_later(timeout_s, exit=True)
+    try:
+        options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=timeout_s)
+        return tf.distribute.MultiWorkerMirroredStrategy(communication_options=options)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+def _rendezvous(address, peers, timeout_s):
+    """Listens at this worker's address and connects to every peer's until all answer or timeout_s passes.
+
+    Every worker does this before TensorFlow takes over its port, so they find each other in any start order.
+    """
+    try:
+        listener = socket.create_server(("", int(address.rsplit(":", 1)[1])))
+    except OSError as error:
+        raise SetupError(
+            f"This worker cannot listen at {address} ({error}): another process holds the port."
+        ) from error
+    waiting = dict(peers)
+    deadline = time.monotonic() + timeout_s
+    with listener:
+        while waiting and time.monotonic() < deadline:
+            for name, peer in list(waiting.items()):
+                host, port = peer.rsplit(":", 1)
+                try:
+                    socket.create_connection((host, int(port)), timeout=1).close()
+                    del waiting[name]
+                except OSError:
+                    pass
+            time.sleep(0.2 if waiting else 0)
+    if waiting:
+        missing = ", ".join(f"{name} at {peer}" for name, peer in waiting.items())
+        raise SetupError(
+            f"TF_CONFIG names {missing}, which did not answer in {timeout_s:.0f} s: start every worker with the "
+            "same cluster and its own task index, check the addresses and firewall, or raise Params.connect_timeout_s."
+        )
 
 
 def _probe(address, timeout_s):
@@ -165,14 +221,14 @@ def _probe(address, timeout_s):
     try:
         socket.create_connection((url.hostname, url.port or 8470), timeout=timeout_s).close()
     except OSError as error:
-        raise ConnectionError(
+        raise SetupError(
             f"No TPU answers at {address} ({error}). Check the address (COLAB_TPU_ADDR on legacy Colab), that "
             "the TPU is READY (`gcloud compute tpus list`), and that this VM is in its network."
         ) from error
 
 
 def _bounded(fn, timeout_s, message):
-    """Runs fn() in a thread; raises TimeoutError(message) if it has not returned in timeout_s."""
+    """Runs fn() in a thread; raises SetupError(message) if it has not returned in timeout_s."""
     result = {}
 
     def target():
@@ -185,7 +241,7 @@ def _bounded(fn, timeout_s, message):
     thread.start()
     thread.join(timeout_s)
     if thread.is_alive():
-        raise TimeoutError(message)
+        raise SetupError(message)
     if "error" in result:
         raise result["error"]
     return result["value"]

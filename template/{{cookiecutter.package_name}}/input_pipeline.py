@@ -12,6 +12,7 @@ import tensorflow as tf
 from absl import logging
 
 from . import dataset, preprocessing
+from .errors import LABEL_OUT_OF_RANGE, InputError
 
 _EPOCHS = 2**40  # "forever", as a bound tf.data.Dataset.range accepts
 
@@ -59,7 +60,7 @@ class InputPipeline:
         """{seed, record} elements: shuffled per epoch, endless, starting after `start_step` global steps."""
         shards = self.info.shards[self.split][input_context.input_pipeline_id :: input_context.num_input_pipelines]
         if not shards:
-            raise ValueError(
+            raise InputError(
                 f"{len(self.info.shards[self.split])} {self.split} shards cannot feed "
                 f"{input_context.num_input_pipelines} input pipelines; write at least one shard per host."
             )
@@ -124,7 +125,16 @@ class InputPipeline:
                 features["image/encoded"],
                 fn_output_signature=tf.float32,
             )
-        return {"image": images, "label": tf.cast(features["image/class/label"], tf.int32), **batch}
+        return {"image": images, "label": self._checked(features["image/class/label"], features["image/key"]), **batch}
+
+    def _checked(self, labels, keys):
+        """The labels as int32, failing on any outside [0, num_classes): a TPU would train on them without a word."""
+        outside = (labels < 0) | (labels >= self.params.num_classes)
+        named = tf.strings.join([keys, " (label ", tf.strings.as_string(labels), ")"])
+        first_few = tf.strings.reduce_join(tf.boolean_mask(named, outside)[:3], separator=", ")
+        check = tf.debugging.Assert(~tf.reduce_any(outside), [LABEL_OUT_OF_RANGE, first_few])
+        with tf.control_dependencies([check]):
+            return tf.cast(labels, tf.int32)
 
     def _synthetic(self, batch_size):
         """One random batch of the right shapes and dtypes, repeated: measures the model without input cost."""

@@ -8,6 +8,7 @@ A rerun of the same command resumes from the latest checkpoint in --model_dir.
 
 import dataclasses
 import os
+import sys
 
 import gin
 import keras
@@ -15,7 +16,8 @@ from absl import app, flags, logging
 
 from . import dataset, distribute, export, outputs, preflight, trainer
 from . import model as model_lib
-from . import params as params_lib
+from .config import parse_config
+from .errors import InputError, UserError
 from .input_pipeline import InputPipeline, eval_steps
 
 MODES = ("train", "eval", "train_and_eval", "predict", "export", "check")
@@ -31,16 +33,6 @@ flags.mark_flags_as_required(["gin_file", "model_dir"])
 FLAGS = flags.FLAGS
 
 
-def parse_config(gin_files, gin_params):
-    """Parses the gin files and bindings; returns the run's Params."""
-    gin.clear_config()
-    for path in gin_files:
-        # Configs include each other as 'configs/<name>.gin': this finds them when run from another directory.
-        gin.add_config_file_search_path(os.path.dirname(os.path.dirname(os.path.abspath(path))))
-    gin.parse_config_files_and_bindings(gin_files, gin_params)
-    return params_lib.Params()
-
-
 def build_trainer(params, model_dir, tpu):
     """Resolves the strategy and builds the model, optimizer and trainer under it."""
     keras.backend.clear_session()
@@ -51,7 +43,7 @@ def build_trainer(params, model_dir, tpu):
     )
     split = preflight.batch_split(params.global_batch_size, preflight.Target("any", strategy.num_replicas_in_sync))
     if split.status == preflight.FAIL:
-        raise ValueError(f"{split.detail}: {split.fix}.")
+        raise InputError(f"{split.detail}: {split.fix}.")
     with strategy.scope():
         model = model_lib.build_model(params.num_classes, params.image_size, params.widths, params.dropout_rate)
         optimizer = model_lib.build_optimizer(params)
@@ -117,6 +109,14 @@ def write_config(run, model_dir):
 
 
 def main(_):  # every input comes from flags
+    try:
+        return run_mode()
+    except UserError as error:
+        print(f"Error: {error}", file=sys.stderr)  # the message names the cause and the fix: no traceback
+        return 1
+
+
+def run_mode():
     params, info = dataset.load(parse_config(FLAGS.gin_file, FLAGS.gin_param), FLAGS.data_dir)
     if FLAGS.mode == "check":
         return check(params, info)
@@ -130,9 +130,9 @@ def main(_):  # every input comes from flags
             params = dataclasses.replace(params, strategy="cpu")
     run = build_trainer(params, FLAGS.model_dir, FLAGS.tpu)
     if not run.restore() and FLAGS.mode in ("eval", "predict", "export"):
-        raise app.UsageError(f"--mode={FLAGS.mode} needs a checkpoint, and {FLAGS.model_dir} has none: train first.")
+        raise InputError(f"--mode={FLAGS.mode} needs a checkpoint, and {FLAGS.model_dir} has none: train first.")
     write_config(run, FLAGS.model_dir)  # before the first step, so a crashed run still says what it ran
-    with trainer.sigterm_stops(run):
+    with trainer.sigterm_stops(run), dataset.read_errors_explained(info, FLAGS.data_dir):
         if FLAGS.mode == "train":
             run.train(batches(run, info, "train", training=True), params.train_steps)
         elif FLAGS.mode == "train_and_eval":

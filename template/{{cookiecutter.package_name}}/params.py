@@ -5,8 +5,11 @@ config binds is an error at start-up, so nothing runs on a value nobody chose.
 """
 
 import dataclasses
+import types
 
 import gin
+
+from .errors import InputError
 
 PRECISIONS = ("float32", "mixed_bfloat16", "mixed_float16")
 STRATEGIES = ("auto", "tpu", "multiworker", "gpu", "cpu_replicas", "cpu")
@@ -54,6 +57,13 @@ class Params:
 
     def __post_init__(self):
         problems = [
+            f"Params.{field.name} must be {_describe(field.type)}, not {getattr(self, field.name)!r}."
+            for field in dataclasses.fields(self)
+            if not _is_a(getattr(self, field.name), field.type)
+        ]
+        if problems:  # the checks below compare values, which needs the right types
+            raise InputError(" ".join(problems))
+        problems = [
             f"Params.{name} must be one of {choices}, not {getattr(self, name)!r}."
             for name, choices in (("precision", PRECISIONS), ("strategy", STRATEGIES), ("data_source", DATA_SOURCES))
             if getattr(self, name) not in choices
@@ -72,9 +82,30 @@ class Params:
             if getattr(self, name) <= 0
         ]
         if problems:
-            raise ValueError(" ".join(problems))
+            raise InputError(" ".join(problems))
 
     @property
     def learning_rate(self):
         """The peak learning rate: base_learning_rate per 256 examples, scaled linearly with the global batch."""
         return self.base_learning_rate * self.global_batch_size / 256
+
+
+def _is_a(value, kind):
+    """Whether a gin-parsed value fits a field's annotation (a number where an int is due, a tuple for widths)."""
+    if isinstance(kind, types.UnionType):
+        return any(_is_a(value, option) for option in kind.__args__)
+    if isinstance(kind, types.GenericAlias):  # tuple[int, ...]
+        return isinstance(value, tuple | list) and all(_is_a(v, kind.__args__[0]) for v in value)
+    if kind is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
+
+
+def _describe(kind):
+    if isinstance(kind, types.UnionType):
+        return " or ".join(_describe(option) for option in kind.__args__)
+    if isinstance(kind, types.GenericAlias):
+        return "a tuple like (16, 32)"
+    return {int: "an int", float: "a number", bool: "True or False", str: "a string"}.get(kind, "None")

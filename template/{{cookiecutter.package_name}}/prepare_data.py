@@ -4,24 +4,26 @@
     python -m {{ cookiecutter.package_name }}.prepare_data --output_dir data/mine --image_dir path/to/images
 
 The first writes the embedded shapes dataset, generated deterministically. The second converts a folder laid out
-as <image_dir>/<class name>/<image>.(png|jpg|jpeg|gif|bmp): each class directory becomes a label (in sorted
+as <image_dir>/<class name>/<image> (PNG, JPEG, GIF or BMP): each class directory becomes a label (in sorted
 order) and each image goes to train or eval by a hash of its path, so the split never changes when you add
-images.
+images. A file that is not an image, or a class folder without images, stops the conversion before anything is
+written; --skip_bad_files leaves them out instead.
 """
 
 import argparse
 import hashlib
 import os
+import sys
 
 import tensorflow as tf
 
 from . import dataset, shapes
-
-IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".gif", ".bmp")
+from .errors import InputError
 
 
 def write_shapes(output_dir, num_train, num_eval, image_size, seed, num_shards):
     """Writes the embedded shapes dataset; train and eval are drawn with different seeds, so they never overlap."""
+    tf.io.gfile.makedirs(output_dir)
     shards = {}
     for split, count, split_seed in (("train", num_train, seed), ("eval", num_eval, seed + 1)):
         images, labels = shapes.generate(count, image_size, split_seed)
@@ -39,23 +41,45 @@ def eval_split(relative_path, eval_fraction):
     return digest < eval_fraction * 16**8
 
 
-def list_images(image_dir):
-    """Returns (class names, [(relative path, label), ...]) for a folder of class folders."""
-    class_names = sorted(e.name for e in os.scandir(image_dir) if e.is_dir() and not e.name.startswith("."))
-    if not class_names:
-        raise ValueError(f"--image_dir {image_dir} has no class folders; lay it out as {image_dir}/<class>/<image>.")
-    images = [
-        (os.path.join(name, file), label)
-        for label, name in enumerate(class_names)
-        for file in sorted(os.listdir(os.path.join(image_dir, name)))
-        if file.lower().endswith(IMAGE_EXTENSIONS)
-    ]
-    return class_names, images
+def scan_image_folder(image_dir, skip_bad_files):
+    """Returns (class names, [(relative path, label), ...]) for a folder of class folders, every image decoded once.
+
+    Files that are not decodable images and class folders without images stop the conversion with a list of them,
+    or with `skip_bad_files` are left out with a warning that counts them. Hidden files (.DS_Store) are ignored.
+    """
+    if not os.path.isdir(image_dir):
+        raise InputError(f"--image_dir {image_dir} is not a folder; lay it out as {image_dir}/<class>/<image>.")
+    folders = sorted(e.name for e in os.scandir(image_dir) if e.is_dir() and not e.name.startswith("."))
+    if not folders:
+        raise InputError(f"--image_dir {image_dir} has no class folders; lay it out as {image_dir}/<class>/<image>.")
+    images, bad_files, empty_folders = {}, [], []
+    for name in folders:
+        files = sorted(f for f in os.listdir(os.path.join(image_dir, name)) if not f.startswith("."))
+        paths = [os.path.join(name, file) for file in files]
+        good = [path for path in paths if _decodes(os.path.join(image_dir, path))]
+        bad_files += sorted(set(paths) - set(good))
+        if good:
+            images[name] = good
+        else:
+            empty_folders.append(name)
+    problems = _count(bad_files, "file that is not a decodable image", "files that are not decodable images") + _count(
+        empty_folders, "class folder without images", "class folders without images"
+    )
+    if problems and not skip_bad_files:
+        raise InputError(
+            f"--image_dir {image_dir} has {' and '.join(problems)}: remove them, or pass --skip_bad_files to leave "
+            "them out."
+        )
+    if problems:
+        print(f"Skipped {' and '.join(problems)}.", file=sys.stderr)
+    class_names = sorted(images)
+    return class_names, [(path, label) for label, name in enumerate(class_names) for path in images[name]]
 
 
-def write_image_folder(image_dir, output_dir, eval_fraction, num_shards):
+def write_image_folder(image_dir, output_dir, eval_fraction, num_shards, skip_bad_files=False):
     """Converts a folder of class folders into train and eval shards; images are stored as they are encoded."""
-    class_names, images = list_images(image_dir)
+    class_names, images = scan_image_folder(image_dir, skip_bad_files)
+    tf.io.gfile.makedirs(output_dir)
     shards = {}
     for split in dataset.SPLITS:
         chosen = [(path, label) for path, label in images if eval_split(path, eval_fraction) == (split == "eval")]
@@ -64,19 +88,38 @@ def write_image_folder(image_dir, output_dir, eval_fraction, num_shards):
     dataset.write_info(output_dir, class_names, shards)
 
 
-def _read_example(image_dir, relative_path, label):
-    encoded = tf.io.gfile.GFile(os.path.join(image_dir, relative_path), "rb").read()
+def _decodes(path):
+    if not os.path.isfile(path):
+        return False
     try:
-        tf.io.decode_image(encoded, channels=3, expand_animations=False)
-    except tf.errors.InvalidArgumentError as error:
-        raise ValueError(f"{relative_path} in --image_dir is not an image TensorFlow can decode: remove it.") from error
-    return dataset.serialize_example(encoded, label, relative_path)
+        tf.io.decode_image(tf.io.read_file(path), channels=3, expand_animations=False)
+    except tf.errors.InvalidArgumentError:
+        return False
+    return True
+
+
+def _count(names, singular, plural, shown=5):
+    """['a', 'b'] -> ['2 files that are not images (a, b)']; [] -> []."""
+    if not names:
+        return []
+    listed = ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
+    return [f"{len(names)} {singular if len(names) == 1 else plural} ({listed})"]
+
+
+def _read_example(image_dir, relative_path, label):
+    with tf.io.gfile.GFile(os.path.join(image_dir, relative_path), "rb") as f:
+        return dataset.serialize_example(f.read(), label, relative_path)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--output_dir", required=True, help="where to write the shards (local or gs://)")
     parser.add_argument("--image_dir", help="a folder of class folders to convert, instead of the shapes dataset")
+    parser.add_argument(
+        "--skip_bad_files",
+        action="store_true",
+        help="leave out files that are not images and class folders without images, instead of stopping",
+    )
     parser.add_argument("--eval_fraction", type=float, default=0.1, help="share of images that go to eval")
     parser.add_argument("--num_train", type=int, default=10000, help="shapes dataset: training examples")
     parser.add_argument("--num_eval", type=int, default=2000, help="shapes dataset: evaluation examples")
@@ -84,12 +127,16 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0, help="shapes dataset: random seed")
     parser.add_argument("--num_shards", type=int, default=4, help="shards per split")
     args = parser.parse_args(argv)
-    tf.io.gfile.makedirs(args.output_dir)
-    if args.image_dir:
-        write_image_folder(args.image_dir, args.output_dir, args.eval_fraction, args.num_shards)
-    else:
-        write_shapes(args.output_dir, args.num_train, args.num_eval, args.image_size, args.seed, args.num_shards)
-    info = dataset.load_info(args.output_dir)
+    try:
+        if args.image_dir:
+            write_image_folder(
+                args.image_dir, args.output_dir, args.eval_fraction, args.num_shards, args.skip_bad_files
+            )
+        else:
+            write_shapes(args.output_dir, args.num_train, args.num_eval, args.image_size, args.seed, args.num_shards)
+        info = dataset.load_info(args.output_dir)
+    except InputError as error:
+        parser.error(str(error))  # usage, the message, and exit status 2
     counts = ", ".join(f"{split} {info.num_examples(split)}" for split in dataset.SPLITS)
     print(f"Wrote {counts} examples of {info.num_classes} classes to {args.output_dir}")
 

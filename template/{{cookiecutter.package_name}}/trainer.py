@@ -17,6 +17,8 @@ import numpy as np
 import tensorflow as tf
 from absl import logging
 
+from .errors import DivergedError, InputError
+
 
 def per_example_loss(labels, logits):
     """Cross-entropy per example; the caller divides the sum by the global batch (or takes the mean)."""
@@ -67,7 +69,7 @@ class Trainer:
     def restore(self):
         """Restores the latest checkpoint, if any; returns whether there was one.
 
-        Raises ValueError, before any training and leaving the checkpoint as it was, if it was written by another
+        Raises InputError, before any training and leaving the checkpoint as it was, if it was written by another
         model (other classes, widths or image size).
         """
         latest = self.manager.latest_checkpoint
@@ -75,7 +77,7 @@ class Trainer:
             try:
                 self.checkpoint.restore(latest).assert_existing_objects_matched()
             except (ValueError, AssertionError) as error:
-                raise ValueError(
+                raise InputError(
                     f"The checkpoint {latest} does not fit this model: {str(error).splitlines()[0]} It was written "
                     "by a model with other classes, widths or image size. Train into a new --model_dir (or restore "
                     "the config that wrote it); the checkpoint was left as it is."
@@ -121,7 +123,7 @@ class Trainer:
         self._train_steps(iterator, tf.constant(steps))
         logs = self._results("train")
         if not np.isfinite(logs["loss"]):
-            raise FloatingPointError(
+            raise DivergedError(
                 f"The training loss became {logs['loss']} in steps {self.step - steps + 1}-{self.step}; nothing was "
                 f"saved after it, so the latest checkpoint is still {self.manager.latest_checkpoint}. Lower "
                 "Params.base_learning_rate or raise Params.warmup_steps, then rerun."
