@@ -1,10 +1,11 @@
 # make demo: generate the default project and train it on CPU.  make test: every tier.  make test-fast: each change.
+# make benchmark: the default project's speed against plain Keras (a few minutes; prints the README's table).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test test-fast test-slow lint clean
+.PHONY: demo benchmark test test-fast test-slow lint clean
 
 # The environment: the template's tooling, plus a generated project installed for its dependencies (TensorFlow,
 # gin, absl), so that they are declared in one place.
@@ -18,6 +19,9 @@ $(STAMP): pyproject.toml template/pyproject.toml
 
 demo: $(STAMP)
 	$(PY) -m scaffold demo --output-dir build/demo
+
+benchmark: $(STAMP)
+	$(PY) -m scaffold benchmark --output-dir build/benchmark
 
 lint: $(STAMP)
 	$(PY) -m ruff format --check .

@@ -75,7 +75,15 @@ def main(argv=None):
     new_parser.add_argument("--overwrite", action="store_true", help="render into an existing project folder")
     demo_parser = commands.add_parser("demo", help="generate the default project, prepare its data, train it on CPU")
     demo_parser.add_argument("-o", "--output-dir", default="build/demo", help="replaced by each run")
+    bench_parser = commands.add_parser("benchmark", help="time the default project against plain Keras; print a table")
+    bench_parser.add_argument("-o", "--output-dir", default="build/benchmark", help="replaced by each run")
+    bench_parser.add_argument("--windows", type=int, default=3, help="timed windows per configuration")
     args = parser.parse_args(argv)
+    if args.command == "benchmark":
+        from scaffold.benchmark import main as benchmark
+
+        benchmark(args.output_dir, args.windows)
+        return 0
     if args.command == "demo":
         from scaffold.demo import demo
 

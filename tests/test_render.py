@@ -15,6 +15,7 @@ KEYS = ("license", "accelerator", "github_actions")
 COMBINATIONS = [dict(zip(KEYS, values, strict=True)) for values in itertools.product(*(CHOICES[k] for k in KEYS))]
 MODULES = (
     "__init__",
+    "benchmark",
     "config",
     "dataset",
     "distribute",
@@ -34,6 +35,7 @@ MODULES = (
 TESTS = (
     "conftest",
     "test_bad_input",
+    "test_benchmark",
     "test_configs",
     "test_distribute",
     "test_input_pipeline",

@@ -15,7 +15,8 @@ def image(height, width):
 
 
 def train(img, seed=SEED, crop_padding=2, random_flip=True):
-    return preprocessing.preprocess_for_train(img, seed, SIZE, crop_padding, random_flip)
+    batch = preprocessing.preprocess_for_eval(img, SIZE)[None]
+    return preprocessing.augment(batch, seed, crop_padding, random_flip)[0]
 
 
 @pytest.mark.parametrize("shape", [(7, 9), (16, 16), (64, 48)])
@@ -55,3 +56,24 @@ def test_train_without_augmentation_equals_eval():
     img = image(20, 20)
     plain = train(img, crop_padding=0, random_flip=False)
     np.testing.assert_allclose(plain, preprocessing.preprocess_for_eval(img, SIZE))
+
+
+def test_eval_at_the_configured_size_keeps_the_pixels():
+    img = image(SIZE, SIZE)
+    np.testing.assert_allclose(preprocessing.preprocess_for_eval(img, SIZE), img.numpy() / 255.0, atol=1e-6)
+
+
+def test_each_image_of_a_batch_gets_its_own_shift_and_flip_of_itself():
+    img = preprocessing.preprocess_for_eval(image(SIZE, SIZE), SIZE).numpy()
+    out = preprocessing.augment(tf.stack([img] * 32), SEED, crop_padding=2, random_flip=True).numpy()
+    padded = np.pad(img, [(2, 2), (2, 2), (0, 0)], mode="reflect")
+    candidates = {
+        (dy, dx, flip): np.flip(crop, axis=1) if flip else crop
+        for dy in range(5)
+        for dx in range(5)
+        for flip in (False, True)
+        for crop in [padded[dy : dy + SIZE, dx : dx + SIZE]]
+    }
+    found = [next(key for key, c in candidates.items() if np.array_equal(c, o)) for o in out]
+    assert len(set(found)) > 8, "the images of one batch are shifted and flipped differently"
+    assert {flip for _, _, flip in found} == {False, True}

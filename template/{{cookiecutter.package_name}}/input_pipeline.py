@@ -111,20 +111,14 @@ class InputPipeline:
     def _parse_and_preprocess(self, batch):
         features = dataset.parse_batch(batch.pop("record"))
         p = self.params
+        images = tf.map_fn(
+            lambda encoded: preprocessing.preprocess_for_eval(_decode(encoded), p.image_size),
+            features["image/encoded"],
+            fn_output_signature=tf.float32,
+        )
         if self.training:
-            images = tf.map_fn(
-                lambda args: preprocessing.preprocess_for_train(
-                    _decode(args[0]), args[1], p.image_size, p.crop_padding, p.random_flip
-                ),
-                (features["image/encoded"], batch.pop("seed")),
-                fn_output_signature=tf.float32,
-            )
-        else:
-            images = tf.map_fn(
-                lambda encoded: preprocessing.preprocess_for_eval(_decode(encoded), p.image_size),
-                features["image/encoded"],
-                fn_output_signature=tf.float32,
-            )
+            # Batches start at the same examples after a resume, so the first example's seed fixes the batch's.
+            images = preprocessing.augment(images, batch.pop("seed")[0], p.crop_padding, p.random_flip)
         return {"image": images, "label": self._checked(features["image/class/label"], features["image/key"]), **batch}
 
     def _checked(self, labels, keys):

@@ -14,13 +14,13 @@ import gin
 import keras
 from absl import app, flags, logging
 
-from . import dataset, distribute, export, outputs, preflight, trainer
+from . import benchmark, dataset, distribute, export, outputs, preflight, trainer
 from . import model as model_lib
 from .config import parse_config
 from .errors import InputError, UserError
 from .input_pipeline import InputPipeline, eval_steps
 
-MODES = ("train", "eval", "train_and_eval", "predict", "export", "check")
+MODES = ("train", "eval", "train_and_eval", "predict", "export", "check", "benchmark")
 
 flags.DEFINE_enum("mode", "train_and_eval", MODES, "What to do.")
 flags.DEFINE_multi_string("gin_file", None, "Gin config files, applied in order, e.g. configs/cpu.gin.")
@@ -97,6 +97,13 @@ def export_model(run, info, model_dir):
     logging.info("Exported a SavedModel to %s.", path)
 
 
+def measure(run, info, model_dir):
+    result = benchmark.run(run, batches(run, info, "train", training=True), run.params)
+    print(benchmark.table(result))
+    if run.chief:
+        outputs.write_json(os.path.join(model_dir, "benchmark.json"), result)
+
+
 def check(params, info):
     results = preflight.run(params, info, FLAGS.data_dir, FLAGS.model_dir, FLAGS.tpu)
     print(preflight.table(results))
@@ -141,6 +148,8 @@ def run_mode():
             evaluate(run, info, FLAGS.split, FLAGS.model_dir)
         elif FLAGS.mode == "predict":
             predict(run, info, FLAGS.split, FLAGS.model_dir)
+        elif FLAGS.mode == "benchmark":
+            measure(run, info, FLAGS.model_dir)
         else:
             export_model(run, info, FLAGS.model_dir)
     write_config(run, FLAGS.model_dir)

@@ -46,6 +46,9 @@ class Params:
     checkpoint_every: int
     keep_checkpoints: int
     eval_every: int
+    # Benchmark.
+    benchmark_steps: int
+    benchmark_windows: int
     # Hardware.
     strategy: str
     cpu_replicas: int
@@ -76,6 +79,8 @@ class Params:
                 "train_steps",
                 "steps_per_execution",
                 "checkpoint_every",
+                "benchmark_steps",
+                "benchmark_windows",
                 "cpu_replicas",
                 "tpu_cores",
             )

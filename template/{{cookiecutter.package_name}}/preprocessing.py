@@ -5,28 +5,38 @@ import tensorflow as tf
 
 def preprocess_for_eval(image, image_size):
     """Resizes a uint8 image [H, W, 3] of any size to float32 [image_size, image_size, 3] in [0, 1]."""
-    image = tf.image.resize(image, [image_size, image_size], antialias=True)
-    # The TPU needs static shapes; decoded images of unknown size only get one through the resize above.
+    image = tf.cond(
+        # A resize to the same size changes nothing but costs half of the input pipeline's time: skip it.
+        tf.reduce_all(tf.shape(image)[:2] == image_size),
+        lambda: tf.cast(image, tf.float32),
+        lambda: tf.image.resize(image, [image_size, image_size], antialias=True),
+    )
+    # The TPU needs static shapes; decoded images of unknown size only get one here.
     return tf.ensure_shape(image / 255.0, [image_size, image_size, 3])
 
 
-def preprocess_for_train(image, seed, image_size, crop_padding, random_flip):
-    """Like preprocess_for_eval, plus a random shift (pad and crop) and a random horizontal flip.
+def augment(images, seed, crop_padding, random_flip):
+    """Random shifts (reflect-pad, then crop) and left-right flips of a batch, drawn for each image.
 
     Args:
-      image: uint8 tensor [H, W, 3].
+      images: float32 [B, S, S, 3] with B and S static, as preprocess_for_eval and a fixed batch give them.
       seed: int tensor [2]. The stateless ops make the augmentation a function of the seed, so a resumed run sees
-        the same augmented examples as an uninterrupted one.
-      image_size: output height and width.
-      crop_padding: pixels of reflected border to pad before cropping back to image_size; 0 disables the shift.
-      random_flip: whether to flip left-right with probability 1/2.
+        the same augmented batches as an uninterrupted one.
+      crop_padding: pixels of reflected border to pad before cropping back to S; 0 disables the shift.
+      random_flip: whether to flip each image left-right with probability 1/2.
+
+    Whole-batch ops rather than one image at a time: on a CPU the per-image loop cost more than the augmentation.
     """
-    image = preprocess_for_eval(image, image_size)
-    crop_seed, flip_seed = tf.unstack(tf.random.experimental.stateless_split(seed, num=2))
+    batch, size = images.shape[0], images.shape[1]
+    shift_seed, flip_seed = tf.unstack(tf.random.experimental.stateless_split(seed, num=2))
     if crop_padding:
-        pad = [[crop_padding, crop_padding], [crop_padding, crop_padding], [0, 0]]
-        padded = tf.pad(image, pad, mode="REFLECT")
-        image = tf.image.stateless_random_crop(padded, [image_size, image_size, 3], seed=crop_seed)
+        pad = [[0, 0], [crop_padding, crop_padding], [crop_padding, crop_padding], [0, 0]]
+        padded = tf.pad(images, pad, mode="REFLECT")
+        offsets = tf.random.stateless_uniform([batch, 2], shift_seed, maxval=2 * crop_padding + 1, dtype=tf.int32)
+        rows = offsets[:, :1] + tf.range(size)  # [B, S]: the rows each image keeps
+        columns = offsets[:, 1:] + tf.range(size)
+        images = tf.gather(tf.gather(padded, rows, axis=1, batch_dims=1), columns, axis=2, batch_dims=1)
     if random_flip:
-        image = tf.image.stateless_random_flip_left_right(image, seed=flip_seed)
-    return image
+        flip = tf.random.stateless_uniform([batch], flip_seed) < 0.5
+        images = tf.where(flip[:, None, None, None], tf.reverse(images, axis=[2]), images)
+    return images

@@ -120,7 +120,7 @@ class Trainer:
         to_checkpoint = params.checkpoint_every - self.step % params.checkpoint_every
         steps = min(params.steps_per_execution, until_step - self.step, to_checkpoint)
         start = time.perf_counter()
-        self._train_steps(iterator, tf.constant(steps))
+        self.train_steps(iterator, tf.constant(steps))
         logs = self._results("train")
         if not np.isfinite(logs["loss"]):
             raise DivergedError(
@@ -156,9 +156,16 @@ class Trainer:
         return {key: gathered[key][real][order] for key in ("index", "label", "probabilities")}
 
     @tf.function
-    def _train_steps(self, iterator, steps):
+    def train_steps(self, iterator, steps):
+        """Trains `steps` steps on batches from a distributed iterator, in one call: no checkpoints or summaries."""
         for _ in tf.range(steps):
             self.strategy.run(self._train_step, args=(next(iterator),))
+
+    @tf.function
+    def train_steps_on(self, batch, steps):
+        """Trains `steps` steps on one distributed batch: the step's own speed, without input (--mode=benchmark)."""
+        for _ in tf.range(steps):
+            self.strategy.run(self._train_step, args=(batch,))
 
     @tf.function
     def _eval_steps(self, iterator, steps):
