@@ -186,7 +186,7 @@ def explain_read_error(error, info, data_dir, budget_s=60.0):
     found = re.search(re.escape(LABEL_OUT_OF_RANGE) + r"\] \[(.*)\]", error.message)
     if isinstance(error, tf.errors.InvalidArgumentError) and found:
         return InputError(
-            f"{data_dir} has labels outside [0, {info.num_classes}), e.g. {found[1]}: its labels.txt lists "
+            f"--data_dir {data_dir} has labels outside [0, {info.num_classes}), e.g. {found[1]}: its labels.txt lists "
             f"{info.num_classes} classes. Write the data again with prepare_data, or list every class in labels.txt."
         )
     if not isinstance(error, tf.errors.DataLossError):
