@@ -98,7 +98,11 @@ class Trainer:
         Returns the metrics of the last tf.function call ({} if there was nothing left to train).
         """
         logs = {}
-        progress = keras.utils.Progbar(until_step, stateful_metrics=["loss", "accuracy", "learning_rate", "steps/s"])
+        # interval=0: every call shows its step (Keras skips updates within 50 ms of the last), so the last step shown
+        # is the last one trained; a call is steps_per_execution steps, so this is still one line every few seconds.
+        progress = keras.utils.Progbar(
+            until_step, interval=0, stateful_metrics=["loss", "accuracy", "learning_rate", "steps/s"]
+        )
         while self.step < until_step and not self.stop_requested.is_set():
             logs = self._train_call(iterator, until_step, progress)
         if self.stop_requested.is_set():
