@@ -15,6 +15,7 @@ import importlib
 import json
 import statistics
 import sys
+import tempfile
 import time
 
 
@@ -27,6 +28,12 @@ def main(argv=None):
     parser.add_argument("--window-examples", type=int, default=5000, help="examples per window")
     parser.add_argument("--spe", type=int, nargs="*", default=[1, 10, 50, 200], help="steps_per_execution to try")
     args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as model_dirs:  # the trainers' summary writers need somewhere to write
+        print(json.dumps(measure(args, model_dirs)))
+
+
+def measure(args, model_dirs):
+    """Trains every configuration in turns; returns {"examples_per_window", "batch", "rates": {name: examples/s}}."""
     sys.path.insert(0, args.project_dir)
     import keras
     import numpy as np
@@ -61,7 +68,7 @@ def main(argv=None):
         keras.mixed_precision.set_global_policy(run_params.precision)
         model = build(run_params.num_classes, run_params.image_size, run_params.widths, run_params.dropout_rate)
         trainer = trainer_lib.Trainer(
-            strategy, model, model_lib.build_optimizer(run_params), f"/tmp/speed-runs-{id(model)}", run_params
+            strategy, model, model_lib.build_optimizer(run_params), f"{model_dirs}/{id(model)}", run_params
         )
         keras.mixed_precision.set_global_policy("float32")
         if source == "tfrecord":
@@ -128,7 +135,7 @@ def main(argv=None):
             print(f"round {repeat}: {name}: {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
     examples = steps_per_window * batch
     rates = {name: examples / statistics.median(seconds) for name, seconds in times.items()}
-    print(json.dumps({"examples_per_window": examples, "batch": batch, "rates": rates}))
+    return {"examples_per_window": examples, "batch": batch, "rates": rates}
 
 
 if __name__ == "__main__":

@@ -112,7 +112,7 @@ class InputPipeline:
         features = dataset.parse_batch(batch.pop("record"))
         p = self.params
         images = tf.map_fn(
-            lambda encoded: preprocessing.preprocess_for_eval(_decode(encoded), p.image_size),
+            lambda encoded: preprocessing.preprocess_for_eval(preprocessing.decode(encoded), p.image_size),
             features["image/encoded"],
             fn_output_signature=tf.float32,
         )
@@ -142,11 +142,6 @@ class InputPipeline:
         if not self.training:
             batch |= {"weight": tf.ones([batch_size]), "index": tf.range(batch_size)}
         return tf.data.Dataset.from_tensors(batch).repeat()
-
-
-def _decode(encoded):
-    """PNG, JPEG, GIF or BMP bytes -> uint8 [H, W, 3]; grey and RGBA images become RGB."""
-    return tf.io.decode_image(encoded, channels=3, expand_animations=False)
 
 
 def _padding_record():

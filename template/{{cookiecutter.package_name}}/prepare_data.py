@@ -17,7 +17,7 @@ import sys
 
 import tensorflow as tf
 
-from . import dataset, shapes
+from . import dataset, preprocessing, shapes
 from .errors import InputError
 
 
@@ -92,7 +92,7 @@ def _decodes(path):
     if not os.path.isfile(path):
         return False
     try:
-        tf.io.decode_image(tf.io.read_file(path), channels=3, expand_animations=False)
+        preprocessing.decode(tf.io.read_file(path))
     except tf.errors.InvalidArgumentError:
         return False
     return True

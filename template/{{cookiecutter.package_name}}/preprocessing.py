@@ -3,6 +3,14 @@
 import tensorflow as tf
 
 
+def decode(encoded):
+    """PNG, JPEG, GIF or BMP bytes -> uint8 [H, W, 3]; grey and RGBA images become RGB.
+
+    prepare_data accepts exactly the files this decodes, so the converter never writes what training cannot read.
+    """
+    return tf.io.decode_image(encoded, channels=3, expand_animations=False)
+
+
 def preprocess_for_eval(image, image_size):
     """Resizes a uint8 image [H, W, 3] of any size to float32 [image_size, image_size, 3] in [0, 1]."""
     image = tf.cond(
