@@ -9,6 +9,7 @@ import re
 import sys
 
 CHOICES = {
+    "task": ("image_classification", "text_classification"),
     "license": ("MIT", "Apache-2.0", "BSD-3-Clause", "none"),
     "accelerator": ("tpu", "gpu", "cpu"),
     "github_actions": ("yes", "no"),

@@ -75,6 +75,7 @@ def main(argv=None):
     new_parser.add_argument("--overwrite", action="store_true", help="render into an existing project folder")
     demo_parser = commands.add_parser("demo", help="generate the default project, prepare its data, train it on CPU")
     demo_parser.add_argument("-o", "--output-dir", default="build/demo", help="replaced by each run")
+    demo_parser.add_argument("--task", choices=answers.CHOICES["task"], help="another task's project than the default")
     bench_parser = commands.add_parser("benchmark", help="time the default project against plain Keras; print a table")
     bench_parser.add_argument("-o", "--output-dir", default="build/benchmark", help="replaced by each run")
     bench_parser.add_argument("--windows", type=int, default=3, help="timed windows per configuration")
@@ -87,7 +88,7 @@ def main(argv=None):
     if args.command == "demo":
         from scaffold.demo import demo
 
-        demo(args.output_dir)
+        demo(args.output_dir, args.task)
         return 0
     from cookiecutter.exceptions import CookiecutterException
 

@@ -23,21 +23,21 @@ def _run(command, cwd):
     subprocess.run(command, cwd=cwd, check=True, timeout=TIMEOUT_S)
 
 
-def demo(output_dir):
-    """Runs the demo in `output_dir`; returns the eval metrics of the trained model."""
+def demo(output_dir, task=None):
+    """Runs the demo of the default project (or of `task`'s) in `output_dir`; returns its eval metrics."""
     output_dir = Path(output_dir).resolve()
     start = time.perf_counter()
     shutil.rmtree(output_dir, ignore_errors=True)  # a previous demo is replaced, never half-reused
-    project = Path(cli.new([], output_dir))
+    project = Path(cli.new([f"task={task}"] if task else [], output_dir))
     generated = time.perf_counter()
     package = json.loads((project / ANSWERS_FILE).read_text())["package_name"]
-    _run([sys.executable, "-m", f"{package}.prepare_data", "--output_dir", "data/shapes"], project)
+    _run([sys.executable, "-m", f"{package}.prepare_data", "--output_dir", "data/embedded"], project)
     prepared = time.perf_counter()
     model_dir = "runs/cpu"
     train = [
         "--mode=train_and_eval",
         "--gin_file=configs/cpu.gin",
-        "--data_dir=data/shapes",
+        "--data_dir=data/embedded",
         f"--model_dir={model_dir}",
     ]
     _run([sys.executable, "-m", f"{package}.main", *train], project)

@@ -8,6 +8,8 @@ from pathlib import Path
 from scaffold import answers
 
 ANSWERS_FILE = ".cookiecutter.json"
+# Each task's own files (package modules, configs, tests) live in template/tasks/<task>/, laid out like the project.
+TASKS_DIR = "tasks"
 
 # Paths in a generated project that an option's value makes unnecessary.
 REMOVED_BY = {
@@ -30,9 +32,12 @@ def pre_gen(context):
 
 
 def post_gen(context, project_dir="."):
-    """Removes the files that unselected options do not need and saves the answers, for regenerating later."""
+    """Moves the chosen task's files into place, removes what unselected options do not need, saves the answers."""
     answers_given = {key: value for key, value in context.items() if not key.startswith("_")}
     Path(project_dir, ANSWERS_FILE).write_text(json.dumps(answers_given, indent=2, ensure_ascii=False) + "\n")
+    tasks = Path(project_dir, TASKS_DIR)
+    shutil.copytree(tasks / context["task"], project_dir, dirs_exist_ok=True)
+    shutil.rmtree(tasks)
     for relative in removed_paths(context):
         path = Path(project_dir, relative)
         if path.is_dir():

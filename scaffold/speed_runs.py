@@ -1,12 +1,13 @@
 """Timed training runs for `python -m scaffold benchmark`, in one process of a generated project's Python.
 
-    python scaffold/speed_runs.py PROJECT_DIR DATA_DIR [--windows N] [--window-examples N]
+    python scaffold/speed_runs.py PROJECT_DIR DATA_DIR --package NAME [--windows N] [--window-examples N]
 
 Not imported by scaffold (it needs TensorFlow): scaffold/benchmark.py runs it with the project on sys.path. Every
-configuration trains the same network on the same examples with the same batch size, and the configurations take
-turns window by window, so a neighbour's load or a clock change slows them alike. Each figure is the median
-window, in examples per second; the first round of windows warms up (tracing, pipeline start) and is not counted.
-Prints one JSON object.
+configuration trains the project's network from configs/cpu.gin on the same examples with the same batch size, and
+the configurations take turns window by window, so a neighbour's load or a clock change slows them alike. Each
+figure is the median window, in examples per second; the first round of windows warms up (tracing, pipeline start)
+and is not counted. It uses only the runtime's contract (runtime/task.py), so it runs on every task. Prints one JSON
+object.
 """
 
 import argparse
@@ -15,7 +16,6 @@ import importlib
 import json
 import statistics
 import sys
-import tempfile
 import time
 
 
@@ -28,11 +28,10 @@ def main(argv=None):
     parser.add_argument("--window-examples", type=int, default=5000, help="examples per window")
     parser.add_argument("--spe", type=int, nargs="*", default=[1, 10, 50, 200], help="steps_per_execution to try")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as model_dirs:  # the trainers' summary writers need somewhere to write
-        print(json.dumps(measure(args, model_dirs)))
+    print(json.dumps(measure(args)))
 
 
-def measure(args, model_dirs):
+def measure(args):
     """Trains every configuration in turns; returns {"examples_per_window", "batch", "rates": {name: examples/s}}."""
     sys.path.insert(0, args.project_dir)
     import keras
@@ -42,88 +41,77 @@ def measure(args, model_dirs):
     def module(name):
         return importlib.import_module(f"{args.package}.{name}")
 
-    config, dataset, main_module, model_lib, trainer_lib = (
-        module(name) for name in ("config", "dataset", "main", "model", "trainer")
+    config, records, runtime_params, optimizer, steps_lib = (
+        module(f"runtime.{name}") for name in ("config", "records", "params", "optimizer", "steps")
     )
-    params, info = dataset.load(
-        config.parse_config([f"{args.project_dir}/configs/cpu.gin"], ["Params.checkpoint_every = 1000000"]),
-        args.data_dir,
-    )
+    config.parse_config([f"{args.project_dir}/configs/cpu.gin"], [])
+    params = config.build(runtime_params.RuntimeParams)
+    info = records.load_info(args.data_dir)
+    task = module("task").Task(config.build(module("params").TaskParams), info)
     batch = params.global_batch_size
     steps_per_window = args.window_examples // batch
     strategy = tf.distribute.get_strategy()
-    keras.utils.set_random_seed(params.seed)
 
-    def dense_model(num_classes, image_size, widths, dropout_rate):
-        """A multilayer perceptron of about the CNN's parameter count: little compute per step, so overhead shows."""
-        inputs = keras.Input((image_size, image_size, 3), name="image")
-        x = keras.layers.Flatten()(inputs)
-        for width in (64, 64):
-            x = keras.layers.Dense(width, activation="relu")(x)
-        return keras.Model(inputs, keras.layers.Dense(num_classes, dtype="float32")(x))
+    # The training split, preprocessed once without augmentation, as a tutorial's numpy arrays.
+    arrays = [
+        b
+        for b in task.input_pipeline("train", False, batch)(tf.distribute.InputContext()).as_numpy_iterator()
+        if b["weight"].all()
+    ]
+    inputs = np.concatenate([b["inputs"] for b in arrays])
+    labels = np.concatenate([b["label"] for b in arrays])
+    in_memory = tf.data.Dataset.from_tensor_slices({"inputs": inputs, "label": labels})
 
-    def ours(build, source, **changes):
-        """The generated project's host loop: Trainer.train_steps, steps_per_execution steps per call."""
+    def ours(source, **changes):
+        """The generated project's host loop: Steps.train_steps, steps_per_execution steps per call."""
         run_params = dataclasses.replace(params, **changes)
         keras.mixed_precision.set_global_policy(run_params.precision)
-        model = build(run_params.num_classes, run_params.image_size, run_params.widths, run_params.dropout_rate)
-        trainer = trainer_lib.Trainer(
-            strategy, model, model_lib.build_optimizer(run_params), f"{model_dirs}/{id(model)}", run_params
-        )
+        keras.utils.set_random_seed(params.seed)
+        steps = steps_lib.Steps(strategy, task, task.build_model(), optimizer.build_optimizer(run_params), batch)
         keras.mixed_precision.set_global_policy("float32")
         if source == "tfrecord":
-            batches = main_module.batches(trainer, info, "train", training=True)
-        else:  # the decoded arrays in memory, as Keras fit gets them
+            batches = iter(
+                strategy.distribute_datasets_from_function(records.input_fn(task, run_params, "train", True))
+            )
+        else:  # the preprocessed arrays in memory, as Keras fit gets them
             batches = iter(strategy.experimental_distribute_dataset(in_memory.repeat().batch(batch, True)))
 
         def window():
             done = 0
             while done < steps_per_window:
-                steps = min(run_params.steps_per_execution, steps_per_window - done)
-                trainer.train_steps(batches, tf.constant(steps))
-                done += steps
-            return trainer.step
+                count = min(run_params.steps_per_execution, steps_per_window - done)
+                steps.train_steps(batches, tf.constant(count))
+                done += count
+            return steps.optimizer.iterations.numpy()
 
         return window
 
-    def keras_fit(build):
+    def keras_fit():
         """A keras.io tutorial: numpy arrays, compile with default settings, fit one epoch per window."""
-        model = build(params.num_classes, params.image_size, params.widths, params.dropout_rate)
+        keras.utils.set_random_seed(params.seed)
+        model = task.build_model()
         model.compile(
-            optimizer=model_lib.build_optimizer(params),
+            optimizer=optimizer.build_optimizer(params),
             loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
             metrics=["accuracy"],
         )
         examples = steps_per_window * batch
 
         def window():
-            model.fit(images[:examples], labels[:examples], batch_size=batch, epochs=1, verbose=0)
+            model.fit(inputs[:examples], labels[:examples], batch_size=batch, epochs=1, verbose=0)
 
         return window
 
-    # The training split decoded once, as a tutorial's numpy arrays.
-    records = tf.data.TFRecordDataset(info.files("train")).batch(1024).map(dataset.parse_batch)
-    decoded = [
-        (tf.io.decode_png(encoded, channels=3).numpy(), label)
-        for chunk in records
-        for encoded, label in zip(chunk["image/encoded"], chunk["image/class/label"].numpy(), strict=True)
-    ]
-    images = np.stack([image for image, _ in decoded]).astype(np.float32) / 255.0
-    labels = np.array([label for _, label in decoded], np.int32)
-    in_memory = tf.data.Dataset.from_tensor_slices({"image": images, "label": labels})
-
     runs = {
-        "generated default (cpu.gin), from TFRecords": ours(model_lib.build_model, "tfrecord"),
-        "plain Keras fit, numpy arrays": keras_fit(model_lib.build_model),
+        "generated default (cpu.gin), from TFRecords": ours("tfrecord"),
+        "generated loop, arrays in memory": ours("memory"),
+        "plain Keras fit, numpy arrays": keras_fit(),
         **{
-            f"generated, steps_per_execution={spe}": ours(model_lib.build_model, "tfrecord", steps_per_execution=spe)
+            f"generated, steps_per_execution={spe}": ours("tfrecord", steps_per_execution=spe)
             for spe in args.spe
             if spe != params.steps_per_execution
         },
-        "generated, mixed_bfloat16": ours(model_lib.build_model, "tfrecord", precision="mixed_bfloat16"),
-        "dense: generated loop, arrays in memory": ours(dense_model, "memory"),
-        "dense: generated loop, from TFRecords": ours(dense_model, "tfrecord"),
-        "dense: plain Keras fit, numpy arrays": keras_fit(dense_model),
+        "generated, mixed_bfloat16": ours("tfrecord", precision="mixed_bfloat16"),
     }
     times = {name: [] for name in runs}
     for repeat in range(args.windows + 1):

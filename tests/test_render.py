@@ -1,6 +1,8 @@
 """Every combination of choices renders a complete, ruff-clean, compiling project with no Jinja left in it."""
 
+import filecmp
 import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -11,29 +13,44 @@ from cookiecutter.main import cookiecutter
 from scaffold.answers import CHOICES
 from scaffold.hooks import ANSWERS_FILE
 
-KEYS = ("license", "accelerator", "github_actions")
+KEYS = ("task", "license", "accelerator", "github_actions")
 COMBINATIONS = [dict(zip(KEYS, values, strict=True)) for values in itertools.product(*(CHOICES[k] for k in KEYS))]
-MODULES = (
+# A long name is what users type: every line that holds the package name must still fit.
+LONG = [{"task": task, "project_name": "Galaxy Zoo Morphology Classifier With Many Words"} for task in CHOICES["task"]]
+RUNTIME = (
     "__init__",
     "benchmark",
     "config",
-    "dataset",
     "distribute",
     "errors",
     "export",
-    "input_pipeline",
-    "main",
-    "model",
+    "modes",
+    "optimizer",
     "outputs",
     "params",
     "preflight",
-    "prepare_data",
-    "preprocessing",
-    "shapes",
+    "records",
+    "steps",
+    "task",
     "trainer",
 )
+# The task's modules: the same names in every task (the seeds' layout), and those of its own.
+TASK_MODULES = (
+    "__init__",
+    "classification",
+    "input_pipeline",
+    "main",
+    "model",
+    "params",
+    "prepare_data",
+    "preprocessing",
+    "task",
+)
+OWN_MODULES = {"image_classification": ("shapes",), "text_classification": ("reviews",)}
+CONFIGS = ("base", "cpu", "cpu_replicas", "gpu", "multiworker", "runtime", "smoke", "tpu")
 TESTS = (
     "conftest",
+    "task_bindings",
     "test_bad_input",
     "test_benchmark",
     "test_configs",
@@ -47,30 +64,42 @@ TESTS = (
     "test_prepare_data",
     "test_preprocessing",
     "test_replicas",
+    "test_steps",
+    "test_task",
 )
-COMMON_FILES = {
-    ".gitignore",
-    ANSWERS_FILE,
-    "Makefile",
-    "README.md",
-    "pyproject.toml",
-    *(f"configs/{config}.gin" for config in ("base", "cpu", "cpu_replicas", "gpu", "multiworker", "smoke", "tpu")),
-    *(f"shape_classifier/{module}.py" for module in MODULES),
-    *(f"tests/{test}.py" for test in TESTS),
-}
+# Words that belong to a task: the runtime names none of them. Attributes (SyntaxError.text) and the standard
+# library's tokenize module, whose TokenError gin's parser raises, are Python's words, not a task's.
+TASK_WORDS = re.compile(
+    r"(?<![.\w])(?!tokenize\b)(images?|texts?|pixels?|tokens?|tokeni[sz]\w*|vocabular\w*|words?)\b", re.IGNORECASE
+)
+
+
+def common_files(package):
+    return {
+        ".gitignore",
+        ANSWERS_FILE,
+        "Makefile",
+        "README.md",
+        "pyproject.toml",
+        *(f"configs/{config}.gin" for config in CONFIGS),
+        *(f"{package}/runtime/{module}.py" for module in RUNTIME),
+        *(f"{package}/{module}.py" for module in TASK_MODULES),
+        *(f"tests/{test}.py" for test in TESTS),
+    }
+
 
 LICENSE_HEADINGS = {"MIT": "MIT License", "BSD-3-Clause": "BSD 3-Clause License", "Apache-2.0": "Apache License"}
 
 
 def name(answers):
-    return "-".join(answers.values())
+    return "-".join(answers.values()).replace(" ", "_")
 
 
 @pytest.fixture(scope="module")
 def projects(tmp_path_factory, cookiecutter_config):
     root = tmp_path_factory.mktemp("combinations")
     rendered = {}
-    for answers in COMBINATIONS:
+    for answers in COMBINATIONS + LONG:
         output_dir = root / name(answers)
         path = cookiecutter(
             str(REPO_DIR),
@@ -89,7 +118,8 @@ def files(project):
 
 @pytest.mark.parametrize("answers", COMBINATIONS, ids=name)
 def test_renders_the_expected_files(projects, answers):
-    expected = set(COMMON_FILES)
+    package = "shape_classifier" if answers["task"] == "image_classification" else "review_classifier"
+    expected = common_files(package) | {f"{package}/{module}.py" for module in OWN_MODULES[answers["task"]]}
     if answers["license"] != "none":
         expected.add("LICENSE")
     if answers["github_actions"] == "yes":
@@ -97,7 +127,7 @@ def test_renders_the_expected_files(projects, answers):
     assert files(projects[1][name(answers)]) == expected
 
 
-@pytest.mark.parametrize("answers", COMBINATIONS, ids=name)
+@pytest.mark.parametrize("answers", COMBINATIONS + LONG, ids=name)
 def test_no_jinja_is_left_and_the_choices_landed(projects, answers):
     project = projects[1][name(answers)]
     for path in files(project):
@@ -105,10 +135,10 @@ def test_no_jinja_is_left_and_the_choices_landed(projects, answers):
         assert "{{" not in text and "{%" not in text, path
         assert "\n\n\n\n" not in text, f"blank-line debris in {path}"
     pyproject = tomllib.loads((project / "pyproject.toml").read_text())
-    assert pyproject["project"].get("license", "none") == answers["license"]
-    assert f"CONFIG ?= configs/{answers['accelerator']}.gin" in (project / "Makefile").read_text()
-    if answers["license"] != "none":
-        assert LICENSE_HEADINGS[answers["license"]] in (project / "LICENSE").read_text()[:200]
+    assert pyproject["project"].get("license", "none") == answers.get("license", "MIT")
+    assert f"CONFIG ?= configs/{answers.get('accelerator', 'tpu')}.gin" in (project / "Makefile").read_text()
+    if answers.get("license", "MIT") != "none":
+        assert LICENSE_HEADINGS[answers.get("license", "MIT")] in (project / "LICENSE").read_text()[:200]
 
 
 def test_every_combination_is_ruff_clean_and_compiles(projects):
@@ -116,3 +146,17 @@ def test_every_combination_is_ruff_clean_and_compiles(projects):
     run([PYTHON, "-m", "ruff", "format", "--check", str(root)], cwd=root)
     run([PYTHON, "-m", "ruff", "check", str(root)], cwd=root)
     run([PYTHON, "-m", "compileall", "-q", str(root)], cwd=root)
+
+
+def test_the_runtime_is_byte_identical_in_every_task_and_names_no_task(projects):
+    runtimes = {}
+    for answers in COMBINATIONS:
+        if (answers["license"], answers["accelerator"], answers["github_actions"]) == ("MIT", "tpu", "yes"):
+            project = projects[1][name(answers)]
+            runtimes[answers["task"]] = next(project.glob("*/runtime"))
+    (first, second), files = runtimes.values(), [f"{module}.py" for module in RUNTIME]
+    match, mismatch, errors = filecmp.cmpfiles(first, second, files, shallow=False)
+    assert (mismatch, errors) == ([], []) and len(match) == len(RUNTIME)
+    for path in first.glob("*.py"):
+        found = TASK_WORDS.findall(path.read_text())
+        assert not found, f"runtime/{path.name} names {sorted(set(found))}"

@@ -1,7 +1,11 @@
-"""Shared fixtures: a tiny dataset written once per session, and main.py run in this process (TF imports once)."""
+"""Shared fixtures: a tiny dataset written once per session, and main.py run in this process (TF imports once).
+
+These tests hold for every task: they reach the task through main.py, prepare_data and the runtime's contract only.
+"""
 
 import os
 import shutil
+import sys
 from pathlib import Path
 
 # TensorFlow's C++ INFO lines (one per cancelled iterator on 8 replicas) would bury pytest's output.
@@ -10,7 +14,12 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
 import pytest  # noqa: E402
 from absl import flags  # noqa: E402
 
-from {{ cookiecutter.package_name }} import distribute, main, prepare_data  # noqa: E402
+from {{ cookiecutter.package_name }} import main, prepare_data  # noqa: E402
+from {{ cookiecutter.package_name }}.params import TaskParams  # noqa: E402
+from {{ cookiecutter.package_name }}.runtime import distribute, records  # noqa: E402
+from {{ cookiecutter.package_name }}.runtime.config import build, parse_config  # noqa: E402
+from {{ cookiecutter.package_name }}.runtime.params import RuntimeParams  # noqa: E402
+from {{ cookiecutter.package_name }}.task import Task  # noqa: E402
 
 # Before TensorFlow starts: 8 logical CPUs let the replica tests share this process with the rest.
 distribute.logical_cpus(8)
@@ -18,6 +27,7 @@ distribute.logical_cpus(8)
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 SMOKE = str(PROJECT_DIR / "configs" / "smoke.gin")
 NUM_EVAL = 21  # not a multiple of the smoke batch (8), so the last eval batch is padded
+MAIN = [sys.executable, "-m", main.__name__]  # the command line of main.py, for tests that need a process of its own
 
 
 @pytest.fixture(autouse=True)
@@ -45,6 +55,14 @@ def trained_once(tmp_path_factory, data_dir):
 def trained(tmp_path, trained_once):
     """A model_dir with the smoke config trained to step 4 (checkpoints 2 and 4): a copy each test may change."""
     return shutil.copytree(trained_once, tmp_path / "trained")
+
+
+def setup(data_dir, *bindings, config=SMOKE):
+    """(Runtime params, task, DatasetInfo) for a config and bindings, as main.py makes them."""
+    parse_config([config], list(bindings))
+    params = build(RuntimeParams)
+    info = records.synthetic_info(params.global_batch_size) if data_dir is None else records.load_info(data_dir)
+    return params, Task(build(TaskParams), info), info
 
 
 def run_main(model_dir, data_dir, *args):

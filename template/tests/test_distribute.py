@@ -7,8 +7,8 @@ import time
 import pytest
 import tensorflow as tf
 
-from {{ cookiecutter.package_name }} import distribute
-from {{ cookiecutter.package_name }}.errors import SetupError
+from {{ cookiecutter.package_name }}.runtime import distribute
+from {{ cookiecutter.package_name }}.runtime.errors import SetupError
 
 COLAB = "10.0.0.2:8470"  # a legacy Colab TPU address, for choose() alone: nothing connects to it
 

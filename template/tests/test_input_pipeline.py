@@ -3,102 +3,103 @@
 import numpy as np
 import pytest
 import tensorflow as tf
-from conftest import NUM_EVAL, SMOKE
+from conftest import NUM_EVAL, setup
+from task_bindings import SYNTHETIC
 
-from {{ cookiecutter.package_name }} import dataset
-from {{ cookiecutter.package_name }}.config import parse_config
-from {{ cookiecutter.package_name }}.input_pipeline import InputPipeline, eval_steps
+from {{ cookiecutter.package_name }}.runtime import records
 
 
 @pytest.fixture
-def setup(data_dir):
-    params = parse_config([SMOKE], [])
-    return dataset.load(params, data_dir)
+def smoke(data_dir):
+    return setup(data_dir)
 
 
 def context(pipelines=1, pipeline_id=0, replicas=1):
     return tf.distribute.InputContext(pipelines, pipeline_id, replicas)
 
 
-def test_every_dimension_is_static(setup):
-    params, info = setup
-    for training, keys in ((True, {"image", "label"}), (False, {"image", "label", "weight", "index"})):
-        spec = InputPipeline(params, info, "train", training)(context()).element_spec
-        assert set(spec) == keys
-        assert all(s.shape.is_fully_defined() for s in spec.values()), spec
-        assert spec["image"].shape == (params.global_batch_size, params.image_size, params.image_size, 3)
+def pipeline(smoke, split, training, input_context=None, start_step=0):
+    params, task, _ = smoke
+    return task.input_pipeline(split, training, params.global_batch_size, start_step)(input_context or context())
 
 
-def test_per_replica_batch_divides_the_global_batch(setup):
-    params, info = setup
-    spec = InputPipeline(params, info, "train", True)(context(replicas=2)).element_spec
+def test_every_dimension_is_static_and_the_example_batch_has_the_same_spec(smoke):
+    params, task, _ = smoke
+    example = task.example_batch(params.global_batch_size)
+    for training, extra in ((True, set()), (False, {"weight", "index"})):
+        spec = pipeline(smoke, "train", training).element_spec
+        assert set(spec) == set(example) | extra and "inputs" in spec
+        assert all(s.shape.is_fully_defined() for s in tf.nest.flatten(spec)), spec
+        for key in example:
+            assert tf.nest.map_structure(lambda s: (s.shape, s.dtype), spec[key]) == tf.nest.map_structure(
+                lambda t: (t.shape, t.dtype), example[key]
+            ), key
+
+
+def test_per_replica_batch_divides_the_global_batch(smoke):
+    params = smoke[0]
+    spec = pipeline(smoke, "train", True, context(replicas=2)).element_spec
     assert spec["label"].shape == (params.global_batch_size // 2,)
 
 
-def test_labels_are_within_the_classes(setup):
-    params, info = setup
-    batch = next(iter(InputPipeline(params, info, "train", True)(context())))
-    assert batch["label"].numpy().min() >= 0 and batch["label"].numpy().max() < info.num_classes
+def test_labels_are_within_the_classes(smoke):
+    batch = next(iter(pipeline(smoke, "train", True)))
+    assert batch["label"].numpy().min() >= 0 and batch["label"].numpy().max() < smoke[2].num_classes
 
 
 @pytest.mark.parametrize("pipelines", [1, 2])
-def test_eval_sees_every_example_once_and_pads_with_zero_weight(setup, pipelines):
-    params, info = setup
+def test_eval_sees_every_example_once_and_pads_with_zero_weight(smoke, pipelines):
+    params = smoke[0]
     seen, batches = [], []
     for pipeline_id in range(pipelines):
-        ds = InputPipeline(params, info, "eval", False)(context(pipelines, pipeline_id, replicas=pipelines))
+        ds = pipeline(smoke, "eval", False, context(pipelines, pipeline_id, replicas=pipelines))
         batches.append(list(ds.as_numpy_iterator()))
     assert len({len(b) for b in batches}) == 1, "every pipeline yields the same number of batches"
     for batch in (b for pipeline in batches for b in pipeline):
         seen.extend(batch["index"][batch["weight"] > 0])
         assert (batch["index"][batch["weight"] == 0] == -1).all()
     assert sorted(seen) == list(range(NUM_EVAL))
-    assert len(batches[0]) * pipelines == eval_steps(NUM_EVAL, params.global_batch_size, pipelines) * pipelines
+    assert len(batches[0]) * pipelines == records.eval_steps(NUM_EVAL, params.global_batch_size, pipelines) * pipelines
 
 
 def test_eval_steps_cover_the_split():
-    assert eval_steps(21, 8) == 3
-    assert eval_steps(16, 8) == 2
-    assert eval_steps(21, 8, num_input_pipelines=2) == 3  # 11 examples per pipeline, 4 per pipeline per step
+    assert records.eval_steps(21, 8) == 3
+    assert records.eval_steps(16, 8) == 2
+    assert records.eval_steps(21, 8, num_input_pipelines=2) == 3  # 11 examples per pipeline, 4 per pipeline per step
 
 
-def test_two_input_pipelines_read_disjoint_shards(data_dir):
-    # Without augmentation, the same source image gives the same bytes, so a shared example would show.
-    params = parse_config([SMOKE], ["Params.crop_padding = 0", "Params.random_flip = False"])
-    params, info = dataset.load(params, data_dir)
+def test_two_input_pipelines_read_disjoint_shards(smoke):
+    info = smoke[2]
     seen = []
     for pipeline_id in range(2):
-        ds = InputPipeline(params, info, "train", True)(context(2, pipeline_id, 2)).take(12)  # 48 examples: one epoch
-        seen.append({image.tobytes() for batch in ds.as_numpy_iterator() for image in batch["image"]})
+        stream = records.train_records(info, "train", context(2, pipeline_id, 2), 4, 0, seed=0, shuffle_buffer=64)
+        seen.append({element["record"] for element in stream.take(48).as_numpy_iterator()})  # one epoch: 48 each
     assert len(seen[0]) == len(seen[1]) == 48 and not seen[0] & seen[1]
 
 
-def test_resumed_stream_continues_where_the_interrupted_one_stopped(setup):
-    params, info = setup
+def test_resumed_stream_continues_where_the_interrupted_one_stopped(smoke):
     # 30 steps of 8 cross the 96-example epoch boundary three times.
-    full = list(InputPipeline(params, info, "train", True)(context()).take(30).as_numpy_iterator())
-    resumed = list(InputPipeline(params, info, "train", True, start_step=17)(context()).take(13).as_numpy_iterator())
+    full = list(pipeline(smoke, "train", True).take(30).as_numpy_iterator())
+    resumed = list(pipeline(smoke, "train", True, start_step=17).take(13).as_numpy_iterator())
     for expected, actual in zip(full[17:], resumed, strict=True):
         np.testing.assert_array_equal(expected["label"], actual["label"])
-        np.testing.assert_array_equal(expected["image"], actual["image"])
+        tf.nest.map_structure(np.testing.assert_array_equal, expected["inputs"], actual["inputs"])
 
 
-def test_epochs_are_shuffled_differently(setup):
-    params, info = setup
-    batches = list(InputPipeline(params, info, "train", True)(context()).take(24).as_numpy_iterator())
+def test_epochs_are_shuffled_differently(smoke):
+    batches = list(pipeline(smoke, "train", True).take(24).as_numpy_iterator())
     epochs = [np.concatenate([b["label"] for b in batches[i : i + 12]]) for i in (0, 12)]
     assert sorted(epochs[0]) == sorted(epochs[1]) and not np.array_equal(epochs[0], epochs[1])
 
 
 def test_synthetic_source_has_the_same_spec_and_needs_no_data():
-    params = parse_config([SMOKE], ["Params.data_source = 'synthetic'", "Params.num_classes = 3"])
-    params, info = dataset.load(params, None)
+    params, task, _ = setup(None, *SYNTHETIC)
     for training in (True, False):
-        ds = InputPipeline(params, info, "train", training)(context())
-        assert all(s.shape.is_fully_defined() for s in ds.element_spec.values())
-    assert info.num_classes == 3
+        ds = records.input_fn(task, params, "train", training)(context())
+        assert all(s.shape.is_fully_defined() for s in tf.nest.flatten(ds.element_spec))
+    assert task.class_names == ("class_0", "class_1", "class_2")
 
 
 def test_missing_data_dir_says_how_to_make_one(tmp_path):
     with pytest.raises(ValueError, match="prepare_data"):
-        dataset.load_info(str(tmp_path))
+        records.load_info(str(tmp_path))

@@ -1,4 +1,4 @@
-"""Each mode, run through main.py with configs/smoke.gin; resume, eval outputs, prediction CSV and export."""
+"""Each mode, run through main.py with configs/smoke.gin; resume, eval outputs and the prediction CSV."""
 
 import csv
 import json
@@ -7,18 +7,16 @@ import os
 import numpy as np
 import pytest
 import tensorflow as tf
-from conftest import NUM_EVAL, SMOKE, main_error, read, run_main
+from conftest import NUM_EVAL, main_error, read, run_main, setup
 
-from {{ cookiecutter.package_name }} import dataset, main, preprocessing
-from {{ cookiecutter.package_name }}.config import parse_config
-from {{ cookiecutter.package_name }}.shapes import CLASS_NAMES
+from {{ cookiecutter.package_name }}.runtime import modes, records
 
 
 def test_train_writes_checkpoints_summaries_and_the_operative_config(tmp_path, data_dir):
     run_main(tmp_path, data_dir, "--mode=train")
     checkpoint = tf.train.get_checkpoint_state(str(tmp_path / "checkpoints"))
     assert [os.path.basename(p) for p in checkpoint.all_model_checkpoint_paths] == ["ckpt-2", "ckpt-4"]
-    assert "Params.train_steps = 4" in read(tmp_path / "operative_config.gin")
+    assert "Runtime.train_steps = 4" in read(tmp_path / "operative_config.gin")
     assert os.listdir(tmp_path / "train")
 
 
@@ -26,10 +24,10 @@ def test_the_operative_config_is_written_before_the_first_step(tmp_path, data_di
     def crash(*args):
         raise RuntimeError("crashed at step 1")
 
-    monkeypatch.setattr(main.trainer.Trainer, "train", crash)
+    monkeypatch.setattr(modes.Trainer, "train", crash)
     with pytest.raises(RuntimeError, match="crashed"):
         run_main(tmp_path, data_dir, "--mode=train")
-    assert "Params.global_batch_size = 8" in read(tmp_path / "operative_config.gin")
+    assert "Runtime.global_batch_size = 8" in read(tmp_path / "operative_config.gin")
 
 
 def test_train_and_eval_then_eval_write_metrics(tmp_path, data_dir):
@@ -43,13 +41,12 @@ def test_train_and_eval_then_eval_write_metrics(tmp_path, data_dir):
 
 
 def test_an_interrupted_run_resumes_at_the_saved_step(tmp_path, data_dir):
-    no_dropout = "--gin_param=Params.dropout_rate = 0.0"
-    run_main(tmp_path / "straight", data_dir, "--mode=train", no_dropout, "--gin_param=Params.train_steps = 6")
+    run_main(tmp_path / "straight", data_dir, "--mode=train", "--gin_param=Runtime.train_steps = 6")
     # Stopped after the checkpoint at step 2, then the same command (asking for 6 steps) again.
-    run_main(tmp_path / "resumed", data_dir, "--mode=train", no_dropout, "--gin_param=Params.train_steps = 2")
-    run_main(tmp_path / "resumed", data_dir, "--mode=train", no_dropout, "--gin_param=Params.train_steps = 6")
-    params, _ = dataset.load(parse_config([SMOKE], ["Params.dropout_rate = 0.0"]), data_dir)
-    runs = [main.build_trainer(params, str(tmp_path / name), tpu=None) for name in ("straight", "resumed")]
+    run_main(tmp_path / "resumed", data_dir, "--mode=train", "--gin_param=Runtime.train_steps = 2")
+    run_main(tmp_path / "resumed", data_dir, "--mode=train", "--gin_param=Runtime.train_steps = 6")
+    params, task, _ = setup(data_dir)
+    runs = [modes.build_trainer(task, params, str(tmp_path / name), tpu=None) for name in ("straight", "resumed")]
     for run in runs:
         assert run.restore() and run.step == 6
     for straight, resumed in zip(runs[0].model.get_weights(), runs[1].model.get_weights(), strict=True):
@@ -60,28 +57,17 @@ def test_predict_writes_every_example_in_order(trained, data_dir):
     run_main(trained, data_dir, "--mode=predict")
     with open(trained / "predictions_eval.csv") as f:
         rows = list(csv.DictReader(f))
-    records = tf.data.TFRecordDataset(dataset.load_info(data_dir).files("eval")).map(dataset.parse_batch)
-    truth = {r["image/key"].numpy().decode(): int(r["image/class/label"]) for r in records}
-    assert len(rows) == NUM_EVAL and {r["key"] for r in rows} == set(truth)
-    assert all(CLASS_NAMES[truth[r["key"]]] == r["label"] for r in rows), "each row's label is its own example's"
+    _, task, info = setup(data_dir)
+    labels = {}
+    for batch in task.input_pipeline("eval", False, 8)(tf.distribute.InputContext()).as_numpy_iterator():
+        real = batch["weight"] > 0
+        labels |= dict(zip(batch["index"][real].tolist(), batch["label"][real].tolist(), strict=True))
+    keys = records.read_keys(info.files("eval"))
+    assert [r["key"] for r in rows] == keys and len(rows) == NUM_EVAL
+    assert [r["label"] for r in rows] == [info.class_names[labels[i]] for i in range(NUM_EVAL)], "each row's own label"
     probabilities = np.array([[float(v) for k, v in r.items() if k.startswith("p_")] for r in rows])
     np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, atol=1e-4)
-    assert {r["prediction"] for r in rows} <= set(CLASS_NAMES)
-
-
-def test_export_serves_raw_images_like_the_trained_model(trained, data_dir):
-    run_main(trained, data_dir, "--mode=export")
-    serve = tf.saved_model.load(str(trained / "export" / "4")).signatures["serving_default"]
-    images = tf.constant(np.random.default_rng(0).integers(0, 256, (3, 40, 28, 3)), tf.uint8)
-    served = serve(images=images)
-
-    params, _ = dataset.load(parse_config([SMOKE], []), data_dir)
-    run = main.build_trainer(params, str(trained), tpu=None)
-    assert run.restore()
-    inputs = tf.stack([preprocessing.preprocess_for_eval(image, params.image_size) for image in images])
-    expected = tf.nn.softmax(run.model(inputs, training=False)).numpy()
-    np.testing.assert_allclose(served["probabilities"].numpy(), expected, atol=1e-5)
-    assert served["class_name"].numpy()[0].decode() in CLASS_NAMES
+    assert {r["prediction"] for r in rows} <= set(info.class_names)
 
 
 @pytest.mark.parametrize("mode", ["eval", "predict", "export"])

@@ -1,25 +1,21 @@
-"""Slow: two worker processes on 127.0.0.1 train together with configs/multiworker.gin (MultiWorkerMirroredStrategy)."""
+"""Slow: two worker processes on 127.0.0.1 train together under MultiWorkerMirroredStrategy (TF_CONFIG)."""
 
 import json
 import os
 import re
 import socket
 import subprocess
-import sys
 
 import pytest
-from conftest import PROJECT_DIR
+from conftest import MAIN, PROJECT_DIR
 
 pytestmark = pytest.mark.slow
 
+# configs/smoke.gin's model and steps, with configs/multiworker.gin's strategy.
 SMALL = [
-    "Params.image_size = 16",
-    "Params.widths = (8,)",
-    "Params.global_batch_size = 16",
-    "Params.train_steps = 4",
-    "Params.steps_per_execution = 2",
-    "Params.checkpoint_every = 2",
-    "Params.connect_timeout_s = 60.0",
+    "Runtime.strategy = 'multiworker'",
+    "Runtime.global_batch_size = 16",
+    "Runtime.connect_timeout_s = 60.0",
 ]
 
 
@@ -36,7 +32,7 @@ def free_ports(count):
 def run_workers(mode, data_dir, model_dir, *bindings, timeout=240):
     """Runs `mode` on two workers at once; returns each worker's stderr. Kills both if either outlives `timeout`."""
     workers = [f"127.0.0.1:{port}" for port in free_ports(2)]
-    command = [sys.executable, "-m", "{{ cookiecutter.package_name }}.main", f"--mode={mode}", "--gin_file=configs/multiworker.gin"]
+    command = [*MAIN, f"--mode={mode}", "--gin_file=configs/smoke.gin"]
     command += [f"--gin_param={b}" for b in (*SMALL, *bindings)]
     command += [f"--data_dir={data_dir}", f"--model_dir={model_dir}"]
     processes = []
@@ -76,7 +72,7 @@ def test_two_workers_train_as_one_and_only_the_chief_writes(tmp_path, data_dir):
 
     # 'auto' resolves to the multi-worker strategy under TF_CONFIG: predict must still run on the chief alone.
     for mode, output in (("export", "export"), ("predict", "predictions_eval.csv")):
-        logs = run_workers(mode, data_dir, tmp_path, "Params.strategy = 'auto'")
+        logs = run_workers(mode, data_dir, tmp_path, "Runtime.strategy = 'auto'")
         assert "runs on the chief alone" in logs[1]
         assert os.path.exists(tmp_path / output)
     assert os.listdir(tmp_path / "export") == ["4"]
@@ -86,13 +82,13 @@ def test_a_worker_whose_peer_never_starts_fails_in_time_and_names_it(tmp_path, d
     # TensorFlow alone waits for worker 1 with the GIL held: still waiting after 10 minutes, measured.
     workers = [f"127.0.0.1:{port}" for port in free_ports(2)]
     tf_config = {"cluster": {"worker": workers}, "task": {"type": "worker", "index": 0}}
-    command = [sys.executable, "-m", "{{ cookiecutter.package_name }}.main", "--mode=train", "--gin_file=configs/multiworker.gin"]
-    command += [f"--gin_param={b}" for b in (*SMALL, "Params.connect_timeout_s = 5.0")]
+    command = [*MAIN, "--mode=train", "--gin_file=configs/smoke.gin"]
+    command += [f"--gin_param={b}" for b in (*SMALL, "Runtime.connect_timeout_s = 5.0")]
     command += [f"--data_dir={data_dir}", f"--model_dir={tmp_path}"]
     env = dict(os.environ, TF_CONFIG=json.dumps(tf_config), TF_CPP_MIN_LOG_LEVEL="1")
     result = subprocess.run(command, cwd=PROJECT_DIR, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1] == (
         f"Error: TF_CONFIG names worker 1 at {workers[1]}, which did not answer in 5 s: start every worker with the "
-        "same cluster and its own task index, check the addresses and firewall, or raise Params.connect_timeout_s."
+        "same cluster and its own task index, check the addresses and firewall, or raise Runtime.connect_timeout_s."
     )

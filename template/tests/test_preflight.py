@@ -1,17 +1,17 @@
 """--mode=check: each check passes on the shipped configs and names the fault planted for it."""
 
 import subprocess
-import sys
 
 import keras
 import pytest
 import tensorflow as tf
-from conftest import PROJECT_DIR, run_main
+from conftest import MAIN, PROJECT_DIR, run_main
 
-from {{ cookiecutter.package_name }} import model as model_lib
-from {{ cookiecutter.package_name }} import preflight
-from {{ cookiecutter.package_name }}.config import parse_config
-from {{ cookiecutter.package_name }}.preflight import FAIL, PASS, WARN, Target
+from {{ cookiecutter.package_name }}.runtime import preflight
+from {{ cookiecutter.package_name }}.runtime.config import build, parse_config
+from {{ cookiecutter.package_name }}.runtime.params import RuntimeParams
+from {{ cookiecutter.package_name }}.runtime.preflight import FAIL, PASS, WARN, Target
+from {{ cookiecutter.package_name }}.runtime.steps import Steps
 
 TPU = Target("tpu", 8)
 TPU_NODE = Target("tpu", 8, tpu_node=True)
@@ -22,18 +22,39 @@ def batches(**spec):
     return tf.data.Dataset.from_tensor_slices({name: tf.zeros(shape) for name, shape in spec.items()})
 
 
-def planted_model(fn):
-    """The shipped model's input, then a layer that adds fn(x) (a scalar), then the shipped model."""
+class PlantedTask:
+    """A task whose model adds fn(x) (a scalar) to its input, then classifies it: the fault under test is fn."""
 
-    class Planted(keras.layers.Layer):
-        def call(self, x):
-            return x + fn(x)
+    def __init__(self, fn=lambda x: 0.0, widths=(8,)):
+        self.fn, self.widths = fn, widths
 
-        def compute_output_shape(self, shape):
-            return shape
+    def build_model(self):
+        fn = self.fn
 
-    inputs = keras.Input((8, 8, 3))
-    return keras.Model(inputs, model_lib.build_model(3, 8, (8,), 0.0)(Planted()(inputs)))
+        class Planted(keras.layers.Layer):
+            def call(self, x):
+                return x + fn(x)
+
+            def compute_output_shape(self, shape):
+                return shape
+
+        inputs = keras.Input((8, 8, 3))
+        x = Planted(name="planted")(inputs)
+        for width in self.widths:
+            x = keras.layers.Conv2D(width, 3, padding="same")(x)
+        return keras.Model(inputs, keras.layers.Dense(3)(keras.layers.GlobalAveragePooling2D()(x)))
+
+    def per_example(self, batch, outputs):
+        return {"loss": keras.losses.sparse_categorical_crossentropy(batch["label"], outputs, from_logits=True)}
+
+    def example_batch(self, batch_size):
+        return {"inputs": tf.zeros([batch_size, 8, 8, 3]), "label": tf.zeros([batch_size], tf.int32)}
+
+
+def planted_steps(fn=lambda x: 0.0, widths=(8,), batch_size=4):
+    task = PlantedTask(fn, widths)
+    steps = Steps(tf.distribute.get_strategy(), task, task.build_model(), keras.optimizers.SGD(), batch_size)
+    return steps, task.example_batch(batch_size)
 
 
 def test_static_shapes_names_a_missing_drop_remainder():
@@ -76,24 +97,21 @@ def test_host_only_ops_passes_a_graph_pipeline():
 @pytest.mark.parametrize(
     ("fn", "op"),
     [
-        (lambda x: tf.reduce_sum(tf.boolean_mask(x, x > 0.5)), "Where (planted/boolean_mask/Where)"),
+        (lambda x: tf.reduce_sum(tf.boolean_mask(x, x > 0.5)), "Where (functional_1/planted/boolean_mask/Where)"),
         (lambda x: tf.cast(tf.size(tf.unique(tf.reshape(tf.cast(x, tf.int32), [-1]))[0]), x.dtype), "Unique"),
         (lambda x: tf.cast(tf.size(tf.where(x > 0.5)), x.dtype), "Where"),
     ],
     ids=["boolean_mask", "unique", "one-argument where"],
 )
 def test_dynamic_shapes_names_the_op_and_says_to_mask_by_multiplication(fn, op):
-    with tf.name_scope("planted"):
-        graph = preflight.forward_graph(planted_model(fn), 4, 8)
-    result = preflight.dynamic_shapes(graph)
+    steps, batch = planted_steps(fn)
+    result = preflight.dynamic_shapes(preflight.forward_graph(steps, batch))
     assert result.status == FAIL and op.split(" ")[0] in result.detail and "mask by multiplication" in result.fix
 
 
 def test_xla_names_an_op_it_cannot_compile():
-    model = planted_model(lambda x: tf.cast(tf.strings.length(tf.strings.as_string(x)), x.dtype))
-    result = preflight.xla_compiles(
-        model, keras.optimizers.SGD(), {"image": tf.zeros([2, 8, 8, 3]), "label": tf.zeros([2], tf.int32)}
-    )
+    steps, batch = planted_steps(lambda x: tf.cast(tf.strings.length(tf.strings.as_string(x)), x.dtype))
+    result = preflight.xla_compiles(steps, batch)
     assert result.status == FAIL and "AsString" in result.detail and "string ops" in result.fix
 
 
@@ -121,7 +139,8 @@ def test_tpu_node_needs_gs_paths():
 
 
 def test_a_grpc_tpu_is_a_tpu_node_and_local_is_not():
-    params = parse_config(["configs/tpu.gin"], [])
+    parse_config(["configs/tpu.gin"], [])
+    params = build(RuntimeParams)
     assert preflight.find_target(params, "grpc://10.1.2.3:8470", {}, False, 0).tpu_node
     assert not preflight.find_target(params, "local", {}, False, 0).tpu_node
     assert preflight.find_target(params, None, {}, False, 0).replicas == 8
@@ -143,18 +162,16 @@ def test_precision_suits_the_hardware(policy, kind, status):
 
 
 def test_memory_over_the_core_lists_the_largest_tensors():
-    model = model_lib.build_model(3, 8, (8, 16), 0.0)
-    optimizer = keras.optimizers.SGD(momentum=0.9)
-    optimizer.build(model.trainable_variables)
-    graph = preflight.forward_graph(model, 64, 8)
-    result = preflight.memory(model, optimizer, graph, 0.001, TPU)
-    assert result.status == FAIL and "largest:" in result.detail and "(64, 8, 8, 8)" in result.detail
-    assert preflight.memory(model, optimizer, graph, 8.0, TPU).status == PASS
+    steps, batch = planted_steps(widths=(8, 16), batch_size=64)
+    graph = preflight.forward_graph(steps, batch)
+    result = preflight.memory(steps.model, steps.optimizer, graph, 0.0001, TPU)
+    assert result.status == FAIL and "largest:" in result.detail and "(64, 8, 8, 16)" in result.detail
+    assert preflight.memory(steps.model, steps.optimizer, graph, 8.0, TPU).status == PASS
 
 
 def test_check_mode_prints_the_table_and_exits_1_on_a_failure(tmp_path, data_dir, capsys):
     # The slow tier runs the passing case on every shipped config, through the command line.
-    bad = ["--gin_param=Params.strategy = 'cpu_replicas'", "--gin_param=Params.global_batch_size = 12"]
+    bad = ["--gin_param=Runtime.strategy = 'cpu_replicas'", "--gin_param=Runtime.global_batch_size = 12"]
     assert run_main(tmp_path, data_dir, "--mode=check", *bad) == 1
     out = capsys.readouterr().out
     assert "batch fits the replicas     FAIL    global batch 12 does not divide among 8 replicas" in out
@@ -164,9 +181,14 @@ def test_check_mode_prints_the_table_and_exits_1_on_a_failure(tmp_path, data_dir
 @pytest.mark.slow
 @pytest.mark.parametrize("config", ["cpu", "cpu_replicas", "tpu"])
 def test_check_passes_on_the_shipped_configs(tmp_path, data_dir, config):
-    command = [sys.executable, "-m", "{{ cookiecutter.package_name }}.main", "--mode=check", f"--gin_file=configs/{config}.gin"]
     result = subprocess.run(
-        [*command, f"--data_dir={data_dir}", f"--model_dir={tmp_path}"],
+        [
+            *MAIN,
+            "--mode=check",
+            f"--gin_file=configs/{config}.gin",
+            f"--data_dir={data_dir}",
+            f"--model_dir={tmp_path}",
+        ],
         cwd=PROJECT_DIR,
         capture_output=True,
         text=True,

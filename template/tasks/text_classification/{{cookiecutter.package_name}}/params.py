@@ -1,0 +1,23 @@
+"""The task's hyperparameters: the data and its tokenization. The network's own live in model.py.
+
+Every default lives in configs/base.gin, with a comment. Fields are checked against their annotations when the
+config is read: `Positive` ones must be above zero.
+"""
+
+import dataclasses
+from typing import Annotated
+
+import gin
+
+from .runtime.params import Positive
+
+
+@gin.configurable("Task")
+@dataclasses.dataclass(frozen=True)
+class TaskParams:
+    """What the input pipeline and the model's input need; see configs/base.gin."""
+
+    num_classes: int | None
+    vocabulary_size: int | None
+    sequence_length: Annotated[int, Positive]
+    shuffle_buffer: Annotated[int, Positive]
