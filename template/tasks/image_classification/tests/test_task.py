@@ -1,9 +1,14 @@
-"""The image task's own parts: the exported signature that takes uint8 images of any size."""
+"""The image task's own parts: the exported signature, and the ResNet reference model."""
 
+import json
+
+import keras
 import numpy as np
+import pytest
 import tensorflow as tf
 from conftest import run_main, setup
 
+from {{ cookiecutter.package_name }} import model as model_lib
 from {{ cookiecutter.package_name }} import preprocessing
 from {{ cookiecutter.package_name }}.runtime import modes
 
@@ -21,3 +26,27 @@ def test_export_serves_raw_images_like_the_trained_model(trained, data_dir):
     expected = tf.nn.softmax(run.model(inputs, training=False)).numpy()
     np.testing.assert_allclose(served["probabilities"].numpy(), expected, atol=1e-5)
     assert served["class_name"].numpy()[0].decode() in task.class_names
+
+
+RESNET = ["--gin_param=build_model.network = @resnet", "--gin_param=resnet.depth = 18"]
+
+
+def test_the_resnet_reference_trains(tmp_path, data_dir):
+    assert run_main(tmp_path, data_dir, "--mode=train", *RESNET) is None
+    assert tf.train.latest_checkpoint(str(tmp_path / "checkpoints")).endswith("ckpt-4")
+
+
+@pytest.mark.slow  # XLA compiles the ResNet step on a CPU for a minute or more
+def test_the_resnet_reference_passes_the_check_and_benchmarks(tmp_path, data_dir, capsys):
+    assert run_main(tmp_path, data_dir, "--mode=check", *RESNET) == 0
+    assert "Pre-flight: 0 of 8 checks failed" in capsys.readouterr().out
+    assert run_main(tmp_path, data_dir, "--mode=benchmark", *RESNET) is None
+    assert json.loads((tmp_path / "benchmark.json").read_text())["flops_per_example"] > 0
+
+
+@pytest.mark.parametrize(("depth", "parameters"), [(18, 11_689_512), (34, 21_797_672), (50, 25_557_032)])
+def test_resnet_has_the_published_parameter_counts(depth, parameters):
+    # torchvision's counts for 1000 classes: the same network, so the same trainable weights.
+    inputs = keras.Input((224, 224, 3))
+    model = keras.Model(inputs, model_lib.resnet(inputs, 1000, depth))
+    assert sum(w.shape.num_elements() for w in model.trainable_weights) == parameters

@@ -1,9 +1,11 @@
-"""The network. To change it, edit this file: write a network function, and select it in configs/base.gin.
+"""The networks. To change the network, edit this file: write a network function, and select it in configs/base.gin.
 
 Each network function takes the input tensor and the number of classes, then its own hyperparameters, which the
 config binds (`small_cnn.widths = (16, 32, 64)`) and which are checked against their annotations. It returns float32
 logits. `build_model.network` selects one; `build_model` is what the runtime calls, under strategy.scope().
 """
+
+from typing import Literal
 
 import gin
 import keras
@@ -30,3 +32,61 @@ def small_cnn(images, num_classes, widths: tuple[int, ...], dropout_rate: float)
     x = keras.layers.Dropout(dropout_rate)(x)
     # Logits stay float32 under mixed precision: a bf16/fp16 softmax loses the small probabilities.
     return keras.layers.Dense(num_classes, dtype="float32", name="logits")(x)
+
+
+# ResNet v1.5 as in tensorflow/tpu's resnet_model.py: depth -> (bottleneck blocks, blocks per stage).
+_RESNETS = {18: (False, (2, 2, 2, 2)), 34: (False, (3, 4, 6, 3)), 50: (True, (3, 4, 6, 3))}
+
+
+@gin.configurable
+def resnet(images, num_classes, depth: Literal[18, 34, 50]):
+    """ResNet v1.5 with the ImageNet stem (7x7/2 convolution, 3x3/2 max pooling), then four stages of residual blocks.
+
+    Basic blocks for depths 18 and 34, bottleneck blocks (4x wider outputs) for 50; widths 64, 128, 256, 512.
+    """
+    if depth not in _RESNETS:
+        raise ValueError(f"ResNet depth must be one of 18, 34 or 50, not {depth!r}.")
+    bottleneck, blocks_per_stage = _RESNETS[depth]
+    # No input normalisation: batch norm right after the bias-free stem convolution absorbs it.
+    x = _batch_norm(_conv(images, 64, 7, 2))
+    x = keras.layers.MaxPooling2D(3, 2, padding="same")(x)
+    for stage, blocks in enumerate(blocks_per_stage):
+        for block in range(blocks):
+            x = _residual_block(x, 64 * 2**stage, 2 if stage > 0 and block == 0 else 1, bottleneck)
+    x = keras.layers.GlobalAveragePooling2D()(x)
+    initializer = keras.initializers.RandomNormal(stddev=0.01)
+    return keras.layers.Dense(num_classes, kernel_initializer=initializer, dtype="float32", name="logits")(x)
+
+
+def _residual_block(x, filters, stride, bottleneck):
+    out_filters = 4 * filters if bottleneck else filters
+    shortcut = x
+    if stride > 1 or x.shape[-1] != out_filters:
+        shortcut = _batch_norm(_conv(x, out_filters, 1, stride), relu=False)
+    if bottleneck:
+        # v1.5: the stride sits on the 3x3 convolution; a strided 1x1 would skip 3/4 of the input pixels.
+        x = _batch_norm(_conv(x, filters, 1))
+        x = _batch_norm(_conv(x, filters, 3, stride))
+        x = _conv(x, out_filters, 1)
+    else:
+        x = _batch_norm(_conv(x, filters, 3, stride))
+        x = _conv(x, filters, 3)
+    # A zero gamma makes each block start as the identity, which steadies early training at large batch sizes.
+    x = _batch_norm(x, relu=False, zero_gamma=True)
+    return keras.layers.ReLU()(keras.layers.Add()([x, shortcut]))
+
+
+def _conv(x, filters, kernel, stride=1):
+    if stride > 1:
+        # Pad by the kernel size alone, as the reference does: "same" pads unevenly (0 before, 1 after) on even sizes.
+        pad = ((kernel - 1) // 2, kernel // 2)
+        x = keras.layers.ZeroPadding2D((pad, pad))(x)
+    padding = "same" if stride == 1 else "valid"
+    # No bias: batch norm follows. lecun_normal is the reference's tf.variance_scaling_initializer().
+    return keras.layers.Conv2D(filters, kernel, stride, padding, use_bias=False, kernel_initializer="lecun_normal")(x)
+
+
+def _batch_norm(x, relu=True, zero_gamma=False):
+    gamma = "zeros" if zero_gamma else "ones"
+    x = keras.layers.BatchNormalization(momentum=0.9, epsilon=1e-5, gamma_initializer=gamma)(x)
+    return keras.layers.ReLU()(x) if relu else x
