@@ -46,7 +46,10 @@ TASK_MODULES = (
     "preprocessing",
     "task",
 )
-OWN_MODULES = {"image_classification": ("shapes",), "text_classification": ("reviews",)}
+OWN_FILES = {
+    "image_classification": ("{package}/shapes.py", "configs/resnet.gin"),
+    "text_classification": ("{package}/reviews.py",),
+}
 CONFIGS = ("base", "cpu", "cpu_replicas", "gpu", "multiworker", "runtime", "smoke", "tpu")
 TESTS = (
     "conftest",
@@ -119,7 +122,7 @@ def files(project):
 @pytest.mark.parametrize("answers", COMBINATIONS, ids=name)
 def test_renders_the_expected_files(projects, answers):
     package = "shape_classifier" if answers["task"] == "image_classification" else "review_classifier"
-    expected = common_files(package) | {f"{package}/{module}.py" for module in OWN_MODULES[answers["task"]]}
+    expected = common_files(package) | {path.format(package=package) for path in OWN_FILES[answers["task"]]}
     if answers["license"] != "none":
         expected.add("LICENSE")
     if answers["github_actions"] == "yes":

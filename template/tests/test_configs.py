@@ -40,9 +40,5 @@ def test_tpu_config_fills_every_core_with_a_multiple_of_128_and_widths_of_8(data
     assert widths and all(width % 8 == 0 for width in widths), widths
 
 
-def test_cpu_config_does_not_compile_with_xla():
-    assert not runtime_params("configs/cpu.gin").jit_compile
-
-
 def test_gin_param_overrides_the_files():
     assert runtime_params("configs/cpu.gin", "Runtime.train_steps = 7").train_steps == 7

@@ -10,6 +10,8 @@ members. Batches are dicts of tensors whose every dimension is known:
     "index"    int32 [B], evaluation and prediction only: the example's position in its split
 
 The last two come from records.eval_records (or records.synthetic), which the task's pipeline starts from.
+A task is made before the strategy, so making one must not run TensorFlow (no tables or tensors in __init__): a
+multi-worker strategy has to start first.
 """
 
 from typing import Protocol

@@ -52,17 +52,16 @@ def resnet(images, num_classes, depth: Literal[18, 34, 50]):
     x = keras.layers.MaxPooling2D(3, 2, padding="same")(x)
     for stage, blocks in enumerate(blocks_per_stage):
         for block in range(blocks):
-            x = _residual_block(x, 64 * 2**stage, 2 if stage > 0 and block == 0 else 1, bottleneck)
+            x = _residual_block(x, 64 * 2**stage, 2 if stage > 0 and block == 0 else 1, bottleneck, block == 0)
     x = keras.layers.GlobalAveragePooling2D()(x)
     initializer = keras.initializers.RandomNormal(stddev=0.01)
     return keras.layers.Dense(num_classes, kernel_initializer=initializer, dtype="float32", name="logits")(x)
 
 
-def _residual_block(x, filters, stride, bottleneck):
+def _residual_block(x, filters, stride, bottleneck, projection):
     out_filters = 4 * filters if bottleneck else filters
-    shortcut = x
-    if stride > 1 or x.shape[-1] != out_filters:
-        shortcut = _batch_norm(_conv(x, out_filters, 1, stride), relu=False)
+    # The reference projects the shortcut in the first block of every stage, also where the shape stays the same.
+    shortcut = _batch_norm(_conv(x, out_filters, 1, stride), relu=False) if projection else x
     if bottleneck:
         # v1.5: the stride sits on the 3x3 convolution; a strided 1x1 would skip 3/4 of the input pixels.
         x = _batch_norm(_conv(x, filters, 1))

@@ -142,7 +142,7 @@ def main(argv=None):
     )
     parser.add_argument("--eval_fraction", type=float, default=0.1, help="share of examples that go to eval")
     parser.add_argument("--vocabulary_size", type=int, default=8000, help="words kept, most frequent first")
-    parser.add_argument("--num_train", type=int, default=10000, help="reviews dataset: training examples")
+    parser.add_argument("--num_train", type=int, default=40000, help="reviews dataset: training examples")
     parser.add_argument("--num_eval", type=int, default=2000, help="reviews dataset: evaluation examples")
     parser.add_argument("--seed", type=int, default=0, help="reviews dataset: random seed")
     parser.add_argument("--num_shards", type=int, default=4, help="shards per split")

@@ -1,5 +1,6 @@
 """Text classification, as the runtime asks for it: the contract is runtime/task.py."""
 
+import functools
 import os
 
 import tensorflow as tf
@@ -30,10 +31,13 @@ class Task:
             )
         if not vocabulary and not params.vocabulary_size:
             raise InputError("The synthetic source has no vocabulary: set Task.vocabulary_size in the config.")
+        self.vocabulary = vocabulary or [preprocessing.PAD, preprocessing.UNK]
         self.vocabulary_size = len(vocabulary) if vocabulary else params.vocabulary_size
-        self.tokenizer = preprocessing.Tokenizer(
-            vocabulary or [preprocessing.PAD, preprocessing.UNK], params.sequence_length
-        )
+
+    @functools.cached_property
+    def tokenizer(self):
+        # Made at first use, not in __init__: a multi-worker strategy must start before TensorFlow runs anything.
+        return preprocessing.Tokenizer(self.vocabulary, self.params.sequence_length)
 
     def build_model(self):
         return model.build_model(len(self.class_names), self.params.sequence_length, self.vocabulary_size)
