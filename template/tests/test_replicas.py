@@ -52,8 +52,8 @@ def test_each_replica_gets_its_share_of_different_examples(data_dir, tmp_path, r
     assert len({row.tobytes() for row in flat}) == 16, "no example is fed to two replicas"
 
 
-# Tracing a step for 8 replicas takes most of a minute: that case runs in the slow tier.
-@pytest.mark.parametrize("replicas", [2, pytest.param(8, marks=pytest.mark.slow)])
+@pytest.mark.slow  # training on several replicas twice over: the fast tier checks their shares of the batch
+@pytest.mark.parametrize("replicas", [2, 8])
 def test_losses_on_several_replicas_agree_with_one(data_dir, tmp_path, one_replica, replicas):
     # Same data and initial weights; only per-replica statistics differ (batch norm normalises each share alone).
     np.testing.assert_allclose(loss_of_steps_4_to_6(data_dir, tmp_path, replicas), one_replica, rtol=0.05)
