@@ -1,5 +1,5 @@
 # make demo: generate the default project and train it on CPU.  make test: every tier.  make test-fast: each change.
-# make benchmark: the default project's speed against plain Keras (a few minutes; prints the README's table).
+# make benchmark: each task's speed against plain Keras fit (about 10 minutes a task; prints a table per task).
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python

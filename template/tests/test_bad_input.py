@@ -11,8 +11,9 @@ import pytest
 from absl import flags
 from conftest import MAIN, PROJECT_DIR, SMOKE, main_error, run_main
 
-from {{ cookiecutter.package_name }}.runtime.config import parse_config
+from {{ cookiecutter.package_name }}.runtime.config import build, parse_config
 from {{ cookiecutter.package_name }}.runtime.errors import InputError
+from {{ cookiecutter.package_name }}.runtime.params import RuntimeParams
 
 
 def files(path):
@@ -103,6 +104,15 @@ def test_a_network_hyperparameter_of_the_wrong_type_is_named():
     name = next(p.name for p in parameters if p.annotation not in (inspect.Parameter.empty, str))
     with pytest.raises(InputError, match=rf"^{network.name}\.{name} must be .*, not 'many'\.$"):
         parse_config([SMOKE], [f"{network.name}.{name} = 'many'"])
+
+
+def test_a_config_that_leaves_a_hyperparameter_unbound_names_it(tmp_path):
+    path = tmp_path / "partial.gin"
+    lines = (PROJECT_DIR / "configs" / "runtime.gin").read_text().splitlines(keepends=True)
+    path.write_text("".join(line for line in lines if not line.startswith("Runtime.seed")))
+    parse_config([str(path)], [])
+    with pytest.raises(InputError, match=r"^No config binds Runtime.seed, .*: bind each in configs/runtime.gin"):
+        build(RuntimeParams)
 
 
 def test_a_typo_in_a_gin_param_names_the_binding():

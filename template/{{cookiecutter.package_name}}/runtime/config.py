@@ -58,7 +58,7 @@ def build(configurable):
             raise
         name = _configurables()[f"{configurable.__module__}.{configurable.__name__}"]
         unbound = ", ".join(f"{name}.{argument}" for argument in re.findall(r"'(\w+)'", missing[1]))
-        raise InputError(f"No config binds {unbound}: add it to configs/runtime.gin or configs/base.gin.") from None
+        raise InputError(f"No config binds {unbound}: bind each in configs/runtime.gin or configs/base.gin.") from None
 
 
 def _registered():
