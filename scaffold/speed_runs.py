@@ -44,10 +44,11 @@ def measure(args):
     config, records, runtime_params, optimizer, steps_lib = (
         module(f"runtime.{name}") for name in ("config", "records", "params", "optimizer", "steps")
     )
+    task_module, task_params = module("task"), module("params")  # imported first: they register their configurables
     config.parse_config([f"{args.project_dir}/configs/cpu.gin"], [])
     params = config.build(runtime_params.RuntimeParams)
     info = records.load_info(args.data_dir)
-    task = module("task").Task(config.build(module("params").TaskParams), info)
+    task = task_module.Task(config.build(task_params.TaskParams), info)
     batch = params.global_batch_size
     steps_per_window = args.window_examples // batch
     strategy = tf.distribute.get_strategy()

@@ -27,7 +27,7 @@ class Steps:
         self.model = model
         self.optimizer = optimizer
         self.global_batch_size = global_batch_size
-        example = task.example_batch(1)
+        example = task.example_batch(1)  # the metrics are per_example's keys, which one example shows
         names = task.per_example(example, model(example["inputs"], training=False))
         with strategy.scope():
             # Built now, not at the first step, so that a checkpoint restores into existing variables.
