@@ -61,7 +61,7 @@ def setup(data_dir, *bindings, config=SMOKE):
     """(Runtime params, task, DatasetInfo) for a config and bindings, as main.py makes them."""
     parse_config([config], list(bindings))
     params = build(RuntimeParams)
-    info = records.synthetic_info(params.global_batch_size) if data_dir is None else records.load_info(data_dir)
+    info = records.source_info(params, data_dir)
     return params, Task(build(TaskParams), info), info
 
 

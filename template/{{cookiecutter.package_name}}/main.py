@@ -33,10 +33,7 @@ def main(_):  # every input comes from flags
     try:
         parse_config(FLAGS.gin_file, FLAGS.gin_param)
         params = build(RuntimeParams)
-        if params.data_source == "synthetic":
-            info = records.synthetic_info(params.global_batch_size)
-        else:
-            info = records.load_info(FLAGS.data_dir)
+        info = records.source_info(params, FLAGS.data_dir)
         task = Task(build(TaskParams), info)
         return modes.run(FLAGS.mode, task, params, info, FLAGS.model_dir, FLAGS.data_dir, FLAGS.tpu, FLAGS.split)
     except UserError as error:

@@ -151,6 +151,13 @@ def _damaged_shards(expected):
         return [p for p in pool.map(lambda e: problem(*e), expected) if p]
 
 
+def source_info(params, data_dir):
+    """The DatasetInfo of the run's data: --data_dir's, or the synthetic source's (one global batch per split)."""
+    if params.data_source == "synthetic":
+        return synthetic_info(params.global_batch_size)
+    return load_info(data_dir)
+
+
 def synthetic_info(num_examples):
     """The DatasetInfo of a source without files (Runtime.data_source = 'synthetic'): `num_examples` per split."""
     return DatasetInfo((), {split: (("", num_examples),) for split in SPLITS})
