@@ -1,4 +1,4 @@
-"""Removes the files that unselected options do not need; the list lives in scaffold/hooks.py."""
+"""Moves the chosen task's files into place and removes what unselected options do not need (scaffold/hooks.py)."""
 
 import json
 import sys

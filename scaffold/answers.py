@@ -15,6 +15,9 @@ CHOICES = {
     "github_actions": ("yes", "no"),
 }
 
+# Each task's embedded dataset, by the name of its folder under data/ (cookiecutter.json's __dataset; a test checks).
+DATASETS = {"image_classification": "shapes", "text_classification": "reviews"}
+
 # Text answers that must fit on one line: they land in a TOML string, a Markdown heading or a licence line.
 SINGLE_LINE = ("project_name", "description", "author_name", "author_email")
 
@@ -23,6 +26,7 @@ PROJECT_IMPORTS = frozenset(
     {
         "absl",
         "configs",
+        "conftest",
         "gin",
         "google",
         "h5py",
@@ -32,6 +36,7 @@ PROJECT_IMPORTS = frozenset(
         "numpy",
         "pytest",
         "setuptools",
+        "task_bindings",
         "tensorboard",
         "tensorflow",
         "test",

@@ -76,7 +76,9 @@ def main(argv=None):
     demo_parser = commands.add_parser("demo", help="generate the default project, prepare its data, train it on CPU")
     demo_parser.add_argument("-o", "--output-dir", default="build/demo", help="replaced by each run")
     demo_parser.add_argument("--task", choices=answers.CHOICES["task"], help="another task's project than the default")
-    bench_parser = commands.add_parser("benchmark", help="time the default project against plain Keras; print a table")
+    bench_parser = commands.add_parser(
+        "benchmark", help="time each task's default project against plain Keras; print a table per task"
+    )
     bench_parser.add_argument("-o", "--output-dir", default="build/benchmark", help="replaced by each run")
     bench_parser.add_argument("--windows", type=int, default=3, help="timed windows per configuration")
     args = parser.parse_args(argv)

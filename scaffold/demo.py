@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from scaffold import cli
+from scaffold.answers import DATASETS
 from scaffold.hooks import ANSWERS_FILE
 
 TIMEOUT_S = 1800  # the CPU run takes a few minutes; a hang must not last forever
@@ -30,14 +31,15 @@ def demo(output_dir, task=None):
     shutil.rmtree(output_dir, ignore_errors=True)  # a previous demo is replaced, never half-reused
     project = Path(cli.new([f"task={task}"] if task else [], output_dir))
     generated = time.perf_counter()
-    package = json.loads((project / ANSWERS_FILE).read_text())["package_name"]
-    _run([sys.executable, "-m", f"{package}.prepare_data", "--output_dir", "data/embedded"], project)
+    answers = json.loads((project / ANSWERS_FILE).read_text())
+    package, data_dir = answers["package_name"], f"data/{DATASETS[answers['task']]}"
+    _run([sys.executable, "-m", f"{package}.prepare_data", "--output_dir", data_dir], project)
     prepared = time.perf_counter()
     model_dir = "runs/cpu"
     train = [
         "--mode=train_and_eval",
         "--gin_file=configs/cpu.gin",
-        "--data_dir=data/embedded",
+        f"--data_dir={data_dir}",
         f"--model_dir={model_dir}",
     ]
     _run([sys.executable, "-m", f"{package}.main", *train], project)

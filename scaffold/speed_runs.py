@@ -6,8 +6,8 @@ Not imported by scaffold (it needs TensorFlow): scaffold/benchmark.py runs it wi
 configuration trains the project's network from configs/cpu.gin on the same examples with the same batch size, and
 the configurations take turns window by window, so a neighbour's load or a clock change slows them alike. Each
 figure is the median window, in examples per second; the first round of windows warms up (tracing, pipeline start)
-and is not counted. It uses only the runtime's contract (runtime/task.py), so it runs on every task. Prints one JSON
-object.
+and is not counted. It reaches the task through the runtime's contract (runtime/task.py) and, for Keras fit, each
+batch's `label`: it runs on every classification task. Prints one JSON object.
 """
 
 import argparse
@@ -41,7 +41,7 @@ def measure(args):
     def module(name):
         return importlib.import_module(f"{args.package}.{name}")
 
-    config, records, runtime_params, optimizer, steps_lib = (
+    config, records, runtime_params, optimizer_lib, steps_lib = (
         module(f"runtime.{name}") for name in ("config", "records", "params", "optimizer", "steps")
     )
     task_module, task_params = module("task"), module("params")  # imported first: they register their configurables
@@ -68,7 +68,8 @@ def measure(args):
         run_params = dataclasses.replace(params, **changes)
         keras.mixed_precision.set_global_policy(run_params.precision)
         keras.utils.set_random_seed(params.seed)
-        steps = steps_lib.Steps(strategy, task, task.build_model(), optimizer.build_optimizer(run_params), batch)
+        model, optimizer = task.build_model(), optimizer_lib.build_optimizer(run_params)
+        steps = steps_lib.Steps(strategy, task, model, optimizer, batch, run_params.jit_compile)
         keras.mixed_precision.set_global_policy("float32")
         if source == "tfrecord":
             batches = iter(
@@ -88,11 +89,11 @@ def measure(args):
         return window
 
     def keras_fit():
-        """A keras.io tutorial: numpy arrays, compile with default settings, fit one epoch per window."""
+        """A keras.io tutorial: numpy arrays, compile with default settings (XLA on), fit one epoch per window."""
         keras.utils.set_random_seed(params.seed)
         model = task.build_model()
         model.compile(
-            optimizer=optimizer.build_optimizer(params),
+            optimizer=optimizer_lib.build_optimizer(params),
             loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),
             metrics=["accuracy"],
         )

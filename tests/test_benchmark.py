@@ -25,7 +25,7 @@ def test_table_gives_rates_ratios_and_the_benchmark_mode_figures():
     text = table(figures)
     assert f"| {DEFAULT} | 1,500 | 1.50x |" in text
     assert "| generated loop, arrays in memory | 3,000 | 3.00x |" in text
-    assert "Ratio 1/2 (generated default / plain Keras): 1.50" in text
-    assert "Ratio 1/3 (generated default / steps_per_execution=1): 1.25" in text
+    assert "Generated default / plain Keras fit: 1.50" in text
+    assert "Generated default / steps_per_execution=1: 1.25" in text
     assert "| cpu.gin | 9,000 | 1,500 | 1,400 | 6.00 | 0.93 | 2.5 s | 41% of 200 GFLOP/s |" in text
     assert "Generation: 0.40 s. Generated test suite: 55 s." in text

@@ -86,7 +86,7 @@ def render_or_refuse(tmp_path_factory, cookiecutter_config, capfd, **given_answe
     assert pyproject["project"]["description"] == given_answers["description"]
     for path in project.rglob("*.py"):
         compile(path.read_text(encoding="utf-8"), str(path), "exec")
-    package = pyproject["tool"]["setuptools"]["packages"][0]
+    package = pyproject["tool"]["setuptools"]["packages"]["find"]["include"][0]
     subprocess.run([PYTHON, "-c", SMOKE, package], cwd=project, check=True, timeout=120, capture_output=True)
 
 

@@ -10,7 +10,7 @@ import tomllib
 from conftest import PYTHON, REPO_DIR, run
 from cookiecutter.main import cookiecutter
 
-from scaffold.answers import CHOICES
+from scaffold.answers import CHOICES, DATASETS
 from scaffold.hooks import ANSWERS_FILE
 
 KEYS = ("task", "license", "accelerator", "github_actions")
@@ -57,6 +57,7 @@ TESTS = (
     "test_bad_input",
     "test_benchmark",
     "test_configs",
+    "test_contract",
     "test_distribute",
     "test_input_pipeline",
     "test_kill_resume",
@@ -73,7 +74,9 @@ TESTS = (
 # Words that belong to a task: the runtime names none of them. Attributes (SyntaxError.text) and the standard
 # library's tokenize module, whose TokenError gin's parser raises, are Python's words, not a task's.
 TASK_WORDS = re.compile(
-    r"(?<![.\w])(?!tokenize\b)(images?|texts?|pixels?|tokens?|tokeni[sz]\w*|vocabular\w*|words?)\b", re.IGNORECASE
+    r"(?<![.\w])(?!tokenize\b)"
+    r"(images?|texts?|pixels?|tokens?|tokeni[sz]\w*|vocabular\w*|words?|cnns?|convolution\w*)\b",
+    re.IGNORECASE,
 )
 
 
@@ -139,7 +142,9 @@ def test_no_jinja_is_left_and_the_choices_landed(projects, answers):
         assert "\n\n\n\n" not in text, f"blank-line debris in {path}"
     pyproject = tomllib.loads((project / "pyproject.toml").read_text())
     assert pyproject["project"].get("license", "none") == answers.get("license", "MIT")
-    assert f"CONFIG ?= configs/{answers.get('accelerator', 'tpu')}.gin" in (project / "Makefile").read_text()
+    makefile = (project / "Makefile").read_text()
+    assert f"CONFIG ?= configs/{answers.get('accelerator', 'tpu')}.gin" in makefile
+    assert f"DATA_DIR ?= data/{DATASETS[answers['task']]}\n" in makefile, "scaffold demo writes the data there"
     if answers.get("license", "MIT") != "none":
         assert LICENSE_HEADINGS[answers.get("license", "MIT")] in (project / "LICENSE").read_text()[:200]
 
@@ -160,6 +165,6 @@ def test_the_runtime_is_byte_identical_in_every_task_and_names_no_task(projects)
     (first, second), files = runtimes.values(), [f"{module}.py" for module in RUNTIME]
     match, mismatch, errors = filecmp.cmpfiles(first, second, files, shallow=False)
     assert (mismatch, errors) == ([], []) and len(match) == len(RUNTIME)
-    for path in first.glob("*.py"):
+    for path in [*first.glob("*.py"), first.parent.parent / "configs" / "runtime.gin"]:
         found = TASK_WORDS.findall(path.read_text())
-        assert not found, f"runtime/{path.name} names {sorted(set(found))}"
+        assert not found, f"{path.relative_to(first.parent.parent)} names {sorted(set(found))}"

@@ -1,10 +1,12 @@
 """Shared fixtures: a tiny dataset written once per session, and main.py run in this process (TF imports once).
 
-These tests hold for every task: they reach the task through main.py, prepare_data and the runtime's contract only.
+These tests hold for every classification task: they reach it through main.py, prepare_data and the runtime's contract,
+and read what a classification batch and its metrics hold (a label, class names, accuracy).
 """
 
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -70,6 +72,11 @@ def run_main(model_dir, data_dir, *args):
     flags.FLAGS.unparse_flags()
     flags.FLAGS(["main", f"--gin_file={SMOKE}", f"--model_dir={model_dir}", f"--data_dir={data_dir}", *args])
     return main.main([])
+
+
+def main_process(*args, timeout=300, env=None):
+    """Runs main.py in a process of its own, from the project folder, with these flags; returns its result."""
+    return subprocess.run([*MAIN, *args], cwd=PROJECT_DIR, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def main_error(capsys, model_dir, data_dir, *args):

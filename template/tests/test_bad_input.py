@@ -4,12 +4,11 @@ import inspect
 import os
 import re
 import shutil
-import subprocess
 
 import gin
 import pytest
 from absl import flags
-from conftest import MAIN, PROJECT_DIR, SMOKE, main_error, run_main
+from conftest import PROJECT_DIR, SMOKE, main_error, main_process, run_main
 
 from {{ cookiecutter.package_name }}.runtime.config import build, parse_config
 from {{ cookiecutter.package_name }}.runtime.errors import InputError
@@ -142,11 +141,10 @@ def test_an_unknown_mode_lists_the_modes(tmp_path, data_dir):
 
 @pytest.mark.slow  # a process of its own: the tests above check the same messages in this one
 def test_the_command_line_prints_one_line_and_no_traceback(tmp_path):
-    result = subprocess.run(
-        [*MAIN, "--gin_file=configs/cpu.gin", f"--model_dir={tmp_path}", f"--data_dir={tmp_path / 'nowhere'}"],
-        cwd=PROJECT_DIR,
-        capture_output=True,
-        text=True,
+    result = main_process(
+        "--gin_file=configs/cpu.gin",
+        f"--model_dir={tmp_path}",
+        f"--data_dir={tmp_path / 'nowhere'}",
         timeout=120,
         env={**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3"},
     )

@@ -12,12 +12,12 @@ from conftest import NUM_EVAL, main_error, read, run_main, setup
 from {{ cookiecutter.package_name }}.runtime import modes, records
 
 
-def test_train_writes_checkpoints_summaries_and_the_operative_config(tmp_path, data_dir):
-    run_main(tmp_path, data_dir, "--mode=train")
-    checkpoint = tf.train.get_checkpoint_state(str(tmp_path / "checkpoints"))
+def test_train_writes_checkpoints_summaries_and_the_operative_config(trained_once):
+    # trained_once is `--mode=train` on the smoke config, run once for the whole session.
+    checkpoint = tf.train.get_checkpoint_state(str(trained_once / "checkpoints"))
     assert [os.path.basename(p) for p in checkpoint.all_model_checkpoint_paths] == ["ckpt-2", "ckpt-4"]
-    assert "Runtime.train_steps = 4" in read(tmp_path / "operative_config.gin")
-    assert os.listdir(tmp_path / "train")
+    assert "Runtime.train_steps = 4" in read(trained_once / "operative_config.gin")
+    assert os.listdir(trained_once / "train")
 
 
 def test_the_operative_config_is_written_before_the_first_step(tmp_path, data_dir, monkeypatch):

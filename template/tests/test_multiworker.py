@@ -29,11 +29,15 @@ def free_ports(count):
     return ports
 
 
-def run_workers(mode, data_dir, model_dir, *bindings, timeout=240):
-    """Runs `mode` on two workers at once; returns each worker's stderr. Kills both if either outlives `timeout`."""
+def run_workers(mode, data_dir, model_dir, *bindings, config="configs/smoke.gin", timeout=240):
+    """Runs `mode` on two workers at once; returns each worker's stderr. Kills both if either outlives `timeout`.
+
+    The smoke config gets SMALL's bindings, to train on two workers; a shipped config runs as it is.
+    """
     workers = [f"127.0.0.1:{port}" for port in free_ports(2)]
-    command = [*MAIN, f"--mode={mode}", "--gin_file=configs/smoke.gin"]
-    command += [f"--gin_param={b}" for b in (*SMALL, *bindings)]
+    command = [*MAIN, f"--mode={mode}", f"--gin_file={config}"]
+    small = SMALL if config == "configs/smoke.gin" else []
+    command += [f"--gin_param={b}" for b in (*small, *bindings)]
     command += [f"--data_dir={data_dir}", f"--model_dir={model_dir}"]
     processes = []
     for index in range(2):
@@ -76,6 +80,14 @@ def test_two_workers_train_as_one_and_only_the_chief_writes(tmp_path, data_dir):
         assert "runs on the chief alone" in logs[1]
         assert os.path.exists(tmp_path / output)
     assert os.listdir(tmp_path / "export") == ["4"]
+
+
+def test_the_shipped_config_trains(tmp_path, data_dir):
+    # Its network, batch and XLA setting as shipped: the smoke config above turns XLA off. Two steps.
+    steps = ("Runtime.train_steps = 2", "Runtime.warmup_steps = 1", "Runtime.steps_per_execution = 1")
+    logs = run_workers("train", data_dir, tmp_path, *steps, config="configs/multiworker.gin")
+    fingerprints = [re.findall(r"Step 2: trainable weights fingerprint (\S+)", log) for log in logs]
+    assert fingerprints[0] and fingerprints[0] == fingerprints[1], "the workers end with the same weights"
 
 
 def test_a_worker_whose_peer_never_starts_fails_in_time_and_names_it(tmp_path, data_dir):

@@ -1,11 +1,9 @@
 """--mode=check: each check passes on the shipped configs and names the fault planted for it."""
 
-import subprocess
-
 import keras
 import pytest
 import tensorflow as tf
-from conftest import MAIN, PROJECT_DIR, run_main
+from conftest import main_process, run_main
 
 from {{ cookiecutter.package_name }}.runtime import preflight
 from {{ cookiecutter.package_name }}.runtime.config import build, parse_config
@@ -170,7 +168,7 @@ def test_memory_over_the_core_lists_the_largest_tensors():
 
 
 def test_check_mode_prints_the_table_and_exits_1_on_a_failure(tmp_path, data_dir, capsys):
-    # The slow tier runs the passing case on every shipped config, through the command line.
+    # The slow tier runs the passing case on the CPU and TPU configs, through the command line.
     bad = ["--gin_param=Runtime.strategy = 'cpu_replicas'", "--gin_param=Runtime.global_batch_size = 12"]
     assert run_main(tmp_path, data_dir, "--mode=check", *bad) == 1
     out = capsys.readouterr().out
@@ -181,18 +179,8 @@ def test_check_mode_prints_the_table_and_exits_1_on_a_failure(tmp_path, data_dir
 @pytest.mark.slow
 @pytest.mark.parametrize("config", ["cpu", "cpu_replicas", "tpu"])
 def test_check_passes_on_the_shipped_configs(tmp_path, data_dir, config):
-    result = subprocess.run(
-        [
-            *MAIN,
-            "--mode=check",
-            f"--gin_file=configs/{config}.gin",
-            f"--data_dir={data_dir}",
-            f"--model_dir={tmp_path}",
-        ],
-        cwd=PROJECT_DIR,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    result = main_process(
+        "--mode=check", f"--gin_file=configs/{config}.gin", f"--data_dir={data_dir}", f"--model_dir={tmp_path}"
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Pre-flight: 0 of 8 checks failed" in result.stdout

@@ -7,6 +7,7 @@ import tensorflow as tf
 from conftest import setup
 
 from {{ cookiecutter.package_name }}.runtime import modes
+from {{ cookiecutter.package_name }}.runtime.errors import InputError
 
 REPLICAS = (1, 2, 8)
 BINDINGS = [
@@ -55,8 +56,14 @@ def test_each_replica_gets_its_share_of_different_examples(data_dir, tmp_path, r
 @pytest.mark.slow  # training on several replicas twice over: the fast tier checks their shares of the batch
 @pytest.mark.parametrize("replicas", [2, 8])
 def test_losses_on_several_replicas_agree_with_one(data_dir, tmp_path, one_replica, replicas):
-    # Same data and initial weights; only per-replica statistics differ (batch norm normalises each share alone).
+    # Same data and initial weights; only per-replica statistics differ (a batch-normalizing network sees each
+    # replica's share alone).
     np.testing.assert_allclose(loss_of_steps_4_to_6(data_dir, tmp_path, replicas), one_replica, rtol=0.05)
+
+
+def test_xla_on_replicated_cpus_is_refused_before_the_model_is_built(data_dir, tmp_path):
+    with pytest.raises(InputError, match="jit_compile = True cannot run a step replicated over CPUs .* = False.$"):
+        trainer(data_dir, tmp_path, 2, "Runtime.jit_compile = True")
 
 
 def test_a_global_batch_that_does_not_divide_among_replicas_is_refused(data_dir, tmp_path):

@@ -2,11 +2,13 @@
 includes the model's regularization losses (`model.losses`), as Keras fit's does."""
 
 import keras
+import numpy as np
 import pytest
 import tensorflow as tf
 from conftest import setup
 
 from {{ cookiecutter.package_name }}.runtime import benchmark, preflight
+from {{ cookiecutter.package_name }}.runtime.optimizer import build_optimizer
 from {{ cookiecutter.package_name }}.runtime.steps import Steps
 
 L2 = 0.01
@@ -61,3 +63,31 @@ def test_the_check_and_the_benchmark_run_the_training_step(steps, monkeypatch):
     assert preflight.xla_compiles(steps, batch).status == preflight.PASS
     benchmark.flops_per_example(steps, distributed, len(batch["inputs"]))
     assert traced[0] is steps and len(traced) == 2, "both traced Steps.train_step"
+
+
+@pytest.mark.parametrize("name", ["sgd", "adamw"])
+def test_the_learning_rate_is_computed_once_per_step_and_follows_the_schedule(data_dir, name, monkeypatch):
+    params, _, _ = setup(data_dir, f"Runtime.optimizer = '{name}'", "Runtime.weight_decay = 0.5")
+    schedule = keras.optimizers.schedules.CosineDecay
+    calls = []
+    monkeypatch.setattr(
+        schedule, "__call__", lambda self, step, call=schedule.__call__: calls.append(step) or call(self, step)
+    )
+    optimizer = build_optimizer(params)
+    variables = [keras.Variable(np.ones(3, "float32")) for _ in range(4)]
+    optimizer.build(variables)
+
+    @tf.function
+    def step():
+        # Zero gradients: only the weight decay moves the variables, by weight_decay x the step's learning rate.
+        optimizer.apply_gradients(zip([tf.zeros(3)] * len(variables), variables, strict=True))
+
+    step.get_concrete_function()
+    assert len(calls) == 1, "the step's graph evaluates the schedule once, not once per variable"
+    expected = 1.0
+    for _ in range(params.train_steps):
+        expected *= 1 - params.weight_decay * float(optimizer.learning_rate)  # eager: the schedule at this step
+        step()
+        for variable in variables:
+            np.testing.assert_allclose(variable.numpy(), expected, rtol=1e-6)
+    assert expected < 1, "the schedule was above zero at some step"

@@ -3,7 +3,8 @@
 Measures, in examples per second over the global batch: (a) the input pipeline alone, from TFRecord shards to
 per-replica batches; (b) the compiled train step on a batch already on the devices, the ceiling; (c) end-to-end
 training. a/b is the feed ratio (below 1 the accelerator waits for data) and c/b the efficiency. Each rate is the
-median of Runtime.benchmark_windows timed windows of Runtime.benchmark_steps steps, after a warm-up window.
+median of Runtime.benchmark_windows timed windows, after a warm-up window. A window is Runtime.benchmark_steps steps
+in whole calls of steps_per_execution, and at least one call.
 The model FLOPs of a training example are counted from the traced graph, and the achieved FLOP/s are compared with
 a matmul peak measured in the same run (MFU).
 """
@@ -126,7 +127,7 @@ def flops_per_example(steps, batch, global_batch_size):
     return tf.compat.v1.profiler.profile(graph=graph, options=options).total_float_ops / global_batch_size
 
 
-def matmul_peak(strategy, precision, min_seconds=0.5):
+def matmul_peak(strategy, precision, min_seconds=0.25):
     """FLOP/s of square matmuls on every replica at once, in the compute dtype of `precision`."""
     dtype = keras.mixed_precision.Policy(precision).compute_dtype
     with strategy.scope():
@@ -149,9 +150,10 @@ def matmul_peak(strategy, precision, min_seconds=0.5):
         return time.perf_counter() - start
 
     seconds(1)  # traces and warms up
-    repeats = 1
-    while seconds(repeats) < min_seconds:
+    repeats, elapsed = 1, seconds(1)
+    while elapsed < min_seconds:
         repeats *= 2
+        elapsed = seconds(repeats)
     # The best of three: a peak is what the hardware can do, and logical CPU replicas contend for the same cores.
-    best = min(seconds(repeats) for _ in range(3))
+    best = min(elapsed, seconds(repeats), seconds(repeats))
     return 2 * _PEAK_SIZE**3 * repeats * strategy.num_replicas_in_sync / best

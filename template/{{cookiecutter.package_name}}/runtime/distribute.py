@@ -100,6 +100,13 @@ def resolve_strategy(kind, tpu=None, zone=None, project=None, connect_timeout_s=
     return strategy
 
 
+def replicated_on_cpus(strategy):
+    """Whether `strategy` runs its step on several replicas, all of them CPUs (cpu_replicas, multi-worker on CPUs)."""
+    return strategy.num_replicas_in_sync > 1 and all(
+        tf.DeviceSpec.from_string(device).device_type == "CPU" for device in strategy.extended.worker_devices
+    )
+
+
 def logical_cpus(count):
     """Splits the CPU into `count` logical devices, so MirroredStrategy runs the TPU's code paths on a laptop."""
     cpu = tf.config.list_physical_devices("CPU")[0]

@@ -57,6 +57,14 @@ def build_trainer(task, params, model_dir, tpu):
     strategy = distribute.resolve_strategy(
         params.strategy, tpu, params.tpu_zone, params.tpu_project, params.connect_timeout_s, params.cpu_replicas
     )
+    if params.jit_compile and distribute.replicated_on_cpus(strategy):
+        # Otherwise the first step fails, after the model is built: on logical CPUs with "Trying to access resource
+        # ... located in device CPU:1 from device CPU:0", across workers with "Collectives are not yet implemented
+        # for CPU devices when compiling with XLA" (both measured).
+        raise InputError(
+            "Runtime.jit_compile = True cannot run a step replicated over CPUs (XLA on CPUs has no collectives and "
+            "cannot reach another device's variables): set Runtime.jit_compile = False."
+        )
     split = preflight.batch_split(params.global_batch_size, preflight.Target("any", strategy.num_replicas_in_sync))
     if split.status == preflight.FAIL:
         raise InputError(f"{split.detail}: {split.fix}.")

@@ -1,7 +1,8 @@
 """The runtime's hyperparameters: batch, schedule, precision, host loop and hardware.
 
-Every default lives in configs/runtime.gin, with a comment (the task's in configs/base.gin); the hardware configs
-override a few. A field that no config binds is an error at start-up, so nothing runs on a value nobody chose.
+Every default is written once, with a comment: in configs/runtime.gin, except the batch, the steps, the learning
+rate and the weight decay, which depend on the task and live in its configs/base.gin. The hardware configs override
+a few. A field that no config binds is an error at start-up, so nothing runs on a value nobody chose.
 Fields are checked against their annotations when the config is read (config.py): `Positive` marks the ones that
 must be above zero, `Literal` the ones with a fixed set of choices.
 """

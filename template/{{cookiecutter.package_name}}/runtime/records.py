@@ -109,7 +109,10 @@ def write_info(output_dir, class_names, shards):
 def load_info(data_dir):
     """Reads a data directory's label file and index; raises InputError saying how to make or mend one."""
     if not data_dir:
-        raise InputError("No --data_dir given: point it at a folder made by prepare_data, or use synthetic data.")
+        raise InputError(
+            "No --data_dir given: point it at a folder made by prepare_data, or train on synthetic data with "
+            "--gin_param=\"Runtime.data_source = 'synthetic'\"."
+        )
     fix = f"make one with `python -m {_PACKAGE}.prepare_data --output_dir {data_dir}` (--help for your own data)"
     for name in (LABELS_FILE, INFO_FILE):
         if not tf.io.gfile.exists(os.path.join(data_dir, name)):

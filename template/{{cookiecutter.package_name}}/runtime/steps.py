@@ -18,7 +18,7 @@ class Steps:
       model, optimizer: built under strategy.scope().
       global_batch_size: the loss is summed over a replica's examples and divided by this, as gradients are summed
         over replicas.
-      jit_compile: XLA for the steps. TPUs always compile; on CPUs XLA makes convolutions slower.
+      jit_compile: XLA for the steps. TPUs always compile; on CPUs whether it pays depends on the network.
     """
 
     def __init__(self, strategy, task, model, optimizer, global_batch_size, jit_compile=False):

@@ -40,9 +40,10 @@ class Task(Protocol):
         """
 
     def example_batch(self, batch_size: int) -> dict:
-        """One training batch of `batch_size` valid examples, as the input pipeline yields them (pre-flight, benchmark).
+        """One training batch of `batch_size` valid examples, as the input pipeline yields them.
 
-        It needs no data directory: the synthetic source repeats it.
+        It needs no data directory: the synthetic source repeats it, the pre-flight traces the step on it, and the
+        runtime reads the names of the metrics from per_example's answer to it.
         """
 
     def serving_signature(self, model: keras.Model) -> tuple:

@@ -21,7 +21,7 @@ from .errors import DivergedError, InputError
 
 
 class Trainer:
-    """Trains, evaluates and predicts with a model under a strategy; checkpoints in <model_dir>/checkpoints.
+    """Trains and evaluates a model under a strategy; checkpoints in <model_dir>/checkpoints.
 
     The step counter is the optimizer's `iterations`, saved with the model, so a rerun of the same command resumes
     at the exact step of the latest checkpoint.
@@ -100,7 +100,8 @@ class Trainer:
             logging.warning("SIGTERM: saved step %d and stopped. Rerun the same command to resume.", self.step)
             return logs
         # Gradients are summed across replicas, so these weights are equal on every worker of a multi-worker run.
-        # (Batch-norm moving statistics are not: Keras keeps one estimate per replica and saves the chief's.)
+        # (Non-trainable statistics, such as a normalization layer's moving means, are not: Keras keeps one estimate per
+        # replica and saves the chief's.)
         fingerprint = sum(float(tf.reduce_sum(w)) for w in self.model.trainable_weights)
         logging.info("Step %d: trainable weights fingerprint %.10g", self.step, fingerprint)
         return logs

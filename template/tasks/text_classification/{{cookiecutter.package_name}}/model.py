@@ -25,7 +25,8 @@ def transformer_encoder(
 ):
     """A pre-norm Transformer encoder with learned position embeddings, averaged over the words (not the padding).
 
-    `width` must divide by `heads`; on TPUs keep width and mlp_width multiples of 128.
+    Each head attends in width // heads dimensions, so keep `width` a multiple of `heads`; on TPUs keep width and
+    mlp_width multiples of 128.
     """
     sequence_length = tokens.shape[1]
     is_word = keras.ops.not_equal(tokens, PAD_ID)

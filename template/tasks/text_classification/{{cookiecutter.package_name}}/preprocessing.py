@@ -20,15 +20,15 @@ def normalize(texts):
     return tf.strings.regex_replace(texts, r"([[:punct:]])", r" \1 ")
 
 
-def build_vocabulary(texts, max_size, min_count=1):
+def build_vocabulary(texts, max_size):
     """Returns the `max_size` most frequent words of `texts` (a list of str), [PAD] and [UNK] first.
 
-    Build it from the training split only. Words seen fewer than `min_count` times are left out; ties in count go
-    alphabetically, so the same texts always give the same vocabulary.
+    Build it from the training split only. Ties in count go alphabetically, so the same texts always give the same
+    vocabulary.
     """
     words = tf.strings.split(normalize(tf.constant(texts))).flat_values.numpy()
     counts = collections.Counter(word.decode("utf-8") for word in words)
-    ranked = sorted((word for word, count in counts.items() if count >= min_count), key=lambda w: (-counts[w], w))
+    ranked = sorted(counts, key=lambda word: (-counts[word], word))
     return [PAD, UNK, *ranked[: max_size - 2]]
 
 
