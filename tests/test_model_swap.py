@@ -1,10 +1,8 @@
 """Slow: a student swaps the network for a residual one by editing model.py (and the config that selects it), and
 the project's own suite stays green: nothing else names the network or depends on its sizes."""
 
-import filecmp
-
 import pytest
-from conftest import PYTHON, run
+from conftest import PYTHON, changed_files, run
 
 pytestmark = pytest.mark.slow
 
@@ -31,16 +29,9 @@ def test_a_residual_network_in_model_py_passes_the_suite(tmp_path, render):
     (package / "model.py").write_text((package / "model.py").read_text() + RESIDUAL)
     (project / "configs" / "base.gin").write_text((project / "configs" / "base.gin").read_text() + SELECTED)
 
-    changed = []
-
-    def compare(comparison, prefix=""):
-        changed.extend(prefix + name for name in comparison.diff_files + comparison.left_only + comparison.right_only)
-        for name, sub in comparison.subdirs.items():
-            compare(sub, f"{prefix}{name}/")
-
-    compare(filecmp.dircmp(project, original, ignore=["__pycache__"]))
-    assert sorted(changed) == ["configs/base.gin", f"{package.name}/model.py"]
+    changed = changed_files(project, original)
+    assert changed == ["configs/base.gin", f"{package.name}/model.py"]
     run([PYTHON, "-m", "ruff", "check", "."], cwd=project)
     result = run([PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=project, timeout=900)
     assert " passed" in result.stdout and "failed" not in result.stdout
-    print(f"model swap: changed {', '.join(sorted(changed))}; {result.stdout.strip().splitlines()[-1]}")
+    print(f"model swap: changed {', '.join(changed)}; {result.stdout.strip().splitlines()[-1]}")

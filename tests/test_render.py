@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 import tomllib
-from conftest import PYTHON, REPO_DIR, run
+from conftest import PYTHON, QUESTIONS, REPO_DIR, run
 from cookiecutter.main import cookiecutter
 
 from scaffold.answers import CHOICES, DATASETS
 from scaffold.hooks import ANSWERS_FILE
 
-KEYS = ("task", "license", "accelerator", "github_actions")
+KEYS = ("task", "license", "accelerator", "github_actions", "classroom")
 COMBINATIONS = [dict(zip(KEYS, values, strict=True)) for values in itertools.product(*(CHOICES[k] for k in KEYS))]
 # A long name is what users type: every line that holds the package name must still fit.
 LONG = [{"task": task, "project_name": "Galaxy Zoo Morphology Classifier With Many Words"} for task in CHOICES["task"]]
@@ -44,8 +44,22 @@ TASK_MODULES = (
     "params",
     "prepare_data",
     "preprocessing",
+    "serving",
     "task",
 )
+EXERCISES = ("01_run", "02_static_shapes", "03_dynamic_shape", "04_network", "05_augmentation", "06_benchmark")
+EXERCISES += ("07_tpu_batch", "08_export_predict")
+# What classroom=yes adds: the exercises, their tests, the grade command, the Classroom workflow, teacher's notes.
+CLASSROOM_FILES = {
+    "TEACHING.md",
+    ".github/workflows/classroom.yml",
+    "{package}/grade.py",
+    "exercises/README.md",
+    "exercises/answers.py",
+    "tests/exercises/exercise_answers.py",
+    *(f"exercises/{exercise}.md" for exercise in EXERCISES),
+    *(f"tests/exercises/test_{exercise}.py" for exercise in EXERCISES),
+}
 OWN_FILES = {
     "image_classification": ("{package}/shapes.py", "configs/resnet.gin"),
     "text_classification": ("{package}/reviews.py",),
@@ -86,6 +100,7 @@ def common_files(package):
         ANSWERS_FILE,
         "Makefile",
         "README.md",
+        "notebooks/quickstart.ipynb",
         "pyproject.toml",
         *(f"configs/{config}.gin" for config in CONFIGS),
         *(f"{package}/runtime/{module}.py" for module in RUNTIME),
@@ -130,6 +145,8 @@ def test_renders_the_expected_files(projects, answers):
         expected.add("LICENSE")
     if answers["github_actions"] == "yes":
         expected.add(".github/workflows/tests.yml")
+    if answers["classroom"] == "yes":
+        expected |= {path.format(package=package) for path in CLASSROOM_FILES}
     assert files(projects[1][name(answers)]) == expected
 
 
@@ -138,13 +155,18 @@ def test_no_jinja_is_left_and_the_choices_landed(projects, answers):
     project = projects[1][name(answers)]
     for path in files(project):
         text = (project / path).read_text()
-        assert "{{" not in text and "{%" not in text, path
+        # GitHub Actions' own expressions, ${{ ... }}, are copied without rendering.
+        assert not re.search(r"(?<!\$)\{\{", text) and "{%" not in text, path
         assert "\n\n\n\n" not in text, f"blank-line debris in {path}"
     pyproject = tomllib.loads((project / "pyproject.toml").read_text())
     assert pyproject["project"].get("license", "none") == answers.get("license", "MIT")
     makefile = (project / "Makefile").read_text()
+    assert all(makefile.count(f"\n{target}:") == 1 for target in ("install", "data", "train", "test", "tensorboard"))
     assert f"CONFIG ?= configs/{answers.get('accelerator', 'tpu')}.gin" in makefile
     assert f"DATA_DIR ?= data/{DATASETS[answers['task']]}\n" in makefile, "scaffold demo writes the data there"
+    classroom = answers.get("classroom") == "yes"
+    assert ("\ngrade:\n" in makefile) == classroom
+    assert ('"points(n): ' in (project / "pyproject.toml").read_text()) == classroom
     if answers.get("license", "MIT") != "none":
         assert LICENSE_HEADINGS[answers.get("license", "MIT")] in (project / "LICENSE").read_text()[:200]
 
@@ -159,7 +181,7 @@ def test_every_combination_is_ruff_clean_and_compiles(projects):
 def test_the_runtime_is_byte_identical_in_every_task_and_names_no_task(projects):
     runtimes = {}
     for answers in COMBINATIONS:
-        if (answers["license"], answers["accelerator"], answers["github_actions"]) == ("MIT", "tpu", "yes"):
+        if all(answers[key] == QUESTIONS[key][0] for key in KEYS[1:]):  # each task with the other defaults
             project = projects[1][name(answers)]
             runtimes[answers["task"]] = next(project.glob("*/runtime"))
     (first, second), files = runtimes.values(), [f"{module}.py" for module in RUNTIME]

@@ -25,7 +25,8 @@ def per_example(labels, logits):
     """Cross-entropy and accuracy per example, float32 [B]; the runtime averages them."""
     return {
         "loss": keras.losses.sparse_categorical_crossentropy(labels, logits, from_logits=True),
-        "accuracy": tf.cast(tf.argmax(logits, axis=-1, output_type=tf.int32) == labels, tf.float32),
+        # tf.equal, not ==: on a batch of unknown size, == gives a result of unknown rank, which metrics refuse.
+        "accuracy": tf.cast(tf.equal(tf.argmax(logits, axis=-1, output_type=tf.int32), labels), tf.float32),
     }
 
 

@@ -16,7 +16,7 @@ def image(height, width):
 
 def train(img, seed=SEED, crop_padding=2, random_flip=True):
     batch = preprocessing.preprocess_for_eval(img, SIZE)[None]
-    return preprocessing.augment(batch, seed, crop_padding, random_flip)[0]
+    return preprocessing.augment(batch, seed, crop_padding, random_flip, 0.0)[0]
 
 
 @pytest.mark.parametrize("shape", [(7, 9), (16, 16), (64, 48)])
@@ -65,7 +65,9 @@ def test_eval_at_the_configured_size_keeps_the_pixels():
 
 def test_each_image_of_a_batch_gets_its_own_shift_and_flip_of_itself():
     img = preprocessing.preprocess_for_eval(image(SIZE, SIZE), SIZE).numpy()
-    out = preprocessing.augment(tf.stack([img] * 32), SEED, crop_padding=2, random_flip=True).numpy()
+    out = preprocessing.augment(
+        tf.stack([img] * 32), SEED, crop_padding=2, random_flip=True, max_brightness_delta=0.0
+    ).numpy()
     padded = np.pad(img, [(2, 2), (2, 2), (0, 0)], mode="reflect")
     candidates = {
         (dy, dx, flip): np.flip(crop, axis=1) if flip else crop

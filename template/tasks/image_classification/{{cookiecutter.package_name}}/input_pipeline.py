@@ -78,7 +78,9 @@ class InputPipeline:
         )
         if self.training:
             # Batches start at the same examples after a resume, so the first example's seed fixes the batch's.
-            images = preprocessing.augment(images, batch.pop("seed")[0], p.crop_padding, p.random_flip)
+            images = preprocessing.augment(
+                images, batch.pop("seed")[0], p.crop_padding, p.random_flip, p.max_brightness_delta
+            )
         labels = classification.checked_labels(
             features["image/class/label"], features[records.KEY], len(self.info.class_names)
         )

@@ -34,6 +34,28 @@ def small_cnn(images, num_classes, widths: tuple[int, ...], dropout_rate: float)
     return keras.layers.Dense(num_classes, dtype="float32", name="logits")(x)
 
 
+@gin.configurable
+def separable_cnn(images, num_classes, widths: tuple[int, ...], dropout_rate: float):
+    """A MobileNet-style CNN: a 3x3 conv stem, then per width a depthwise-separable block that halves the size.
+
+    Each block is a 3x3 depthwise convolution (one filter per channel) and a 1x1 pointwise convolution that mixes
+    the channels, each followed by batch norm and ReLU: several times fewer FLOPs and weights than a full 3x3
+    convolution of the same widths, which suits phones and the Edge TPU.
+    """
+    ### BEGIN SOLUTION (Exercise 4)
+    x = keras.layers.Conv2D(widths[0], 3, padding="same", use_bias=False)(images)
+    x = keras.layers.ReLU()(keras.layers.BatchNormalization()(x))
+    for width in widths:
+        x = keras.layers.DepthwiseConv2D(3, strides=2, padding="same", use_bias=False)(x)
+        x = keras.layers.ReLU()(keras.layers.BatchNormalization()(x))
+        x = keras.layers.Conv2D(width, 1, use_bias=False)(x)
+        x = keras.layers.ReLU()(keras.layers.BatchNormalization()(x))
+    x = keras.layers.GlobalAveragePooling2D()(x)
+    x = keras.layers.Dropout(dropout_rate)(x)
+    return keras.layers.Dense(num_classes, dtype="float32", name="logits")(x)
+    ### END SOLUTION
+
+
 # ResNet v1.5 as in tensorflow/tpu's resnet_model.py: depth -> (bottleneck blocks, blocks per stage).
 _RESNETS = {18: (False, (2, 2, 2, 2)), 34: (False, (3, 4, 6, 3)), 50: (True, (3, 4, 6, 3))}
 

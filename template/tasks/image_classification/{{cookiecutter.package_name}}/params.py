@@ -22,3 +22,4 @@ class TaskParams:
     shuffle_buffer: Annotated[int, Positive]
     crop_padding: int
     random_flip: bool
+    max_brightness_delta: float

@@ -8,7 +8,7 @@ host runs the pipeline as a graph; tokenization is TF ops). Elements are dicts: 
 
 import tensorflow as tf
 
-from . import classification
+from . import classification, preprocessing
 from .runtime import records
 
 FEATURES = {
@@ -36,10 +36,10 @@ class InputPipeline:
       info: the runtime's DatasetInfo of the data directory.
       tokenizer: the preprocessing.Tokenizer of the data's vocabulary.
       split: "train" or "eval".
-      training: True for an endless, shuffled stream; False for one padded pass in order.
+      training: True for an endless, shuffled stream with word dropout; False for one padded pass in order.
       global_batch_size: examples per step across all replicas.
       start_step: global steps already trained; the training stream resumes at the example after them.
-      seed: the shuffling seed.
+      seed: the shuffling and word dropout seed.
     """
 
     def __init__(self, params, info, tokenizer, split, training, global_batch_size, start_step=0, seed=0):
@@ -59,7 +59,6 @@ class InputPipeline:
             stream = records.train_records(
                 self.info, self.split, input_context, batch_size, self.start_step, self.seed, self.params.shuffle_buffer
             )
-            stream = stream.map(lambda element: {"record": element["record"]})  # no augmentation: no seeds
         else:
             stream = records.eval_records(
                 self.info, self.split, input_context, batch_size, self.global_batch_size, serialize_example("", 0, "")
@@ -74,4 +73,9 @@ class InputPipeline:
     def _parse_and_tokenize(self, batch):
         features = tf.io.parse_example(batch.pop("record"), FEATURES)
         labels = classification.checked_labels(features["label"], features[records.KEY], len(self.info.class_names))
-        return {"inputs": self.tokenizer(features["text"]), "label": labels, **batch}
+        tokens = self.tokenizer(features["text"])
+        if self.training:
+            seed = batch.pop("seed")[0]  # batches start at the same examples after a resume: so does the dropout
+            if self.params.word_dropout:
+                tokens = preprocessing.drop_words(tokens, seed, self.params.word_dropout)
+        return {"inputs": tokens, "label": labels, **batch}

@@ -21,3 +21,4 @@ class TaskParams:
     vocabulary_size: int | None
     sequence_length: Annotated[int, Positive]
     shuffle_buffer: Annotated[int, Positive]
+    word_dropout: float

@@ -49,6 +49,23 @@ class Tokenizer(tf.Module):
     def __call__(self, texts):
         words = tf.strings.split(normalize(texts))
         ids = tf.ragged.map_flat_values(self.table.lookup, words)
-        ids = ids.to_tensor(default_value=PAD_ID, shape=[None, self.sequence_length])
+        ids = tf.cast(ids.to_tensor(default_value=PAD_ID, shape=[None, self.sequence_length]), tf.int32)
+        ### BEGIN SOLUTION (Exercise 3, TODO)
         # The TPU needs static shapes: the batch size is known wherever the batch's is.
-        return tf.ensure_shape(tf.cast(ids, tf.int32), [texts.shape[0], self.sequence_length])
+        ids = tf.ensure_shape(ids, [texts.shape[0], self.sequence_length])
+        ### END SOLUTION
+        return ids
+
+
+def drop_words(ids, seed, rate):
+    """Replaces each word of token ids [B, L] by [UNK] with probability `rate`; padding stays padding.
+
+    Args:
+      ids: int32 token ids [B, L], padded with PAD_ID, as the Tokenizer gives them.
+      seed: int tensor [2]; the same seed drops the same words.
+      rate: the probability that a word is dropped, in [0, 1).
+    """
+    ### BEGIN SOLUTION (Exercise 5)
+    dropped = (tf.random.stateless_uniform(tf.shape(ids), seed) < rate) & (ids != PAD_ID)
+    return tf.where(dropped, tf.constant(UNK_ID, ids.dtype), ids)
+    ### END SOLUTION
