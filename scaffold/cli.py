@@ -99,6 +99,9 @@ def main(argv=None):
             for line in str(error).splitlines():  # several problems: one Error line each
                 print(f"Error: {line}", file=sys.stderr)
             return 2
+        except OSError as error:  # an output folder that cannot be made or written
+            print(f"Error: {error.strerror}: {error.filename}; choose another output folder.", file=sys.stderr)
+            return 2
         return 0
     if args.command == "benchmark":
         from scaffold.benchmark import main as benchmark

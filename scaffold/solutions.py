@@ -25,10 +25,21 @@ RAISE, TODO = "raise", "todo"
 EXERCISES_DIR = "exercises"
 TEACHER_ONLY = "TEACHING.md"
 # Never part of a student copy, wherever they are: version control, caches, environments, install metadata.
-EXCLUDED = (".git", "__pycache__", ".pytest_cache", ".ruff_cache", ".venv", "*.egg-info")
+EXCLUDED = (
+    ".git",
+    "__pycache__",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".mypy_cache",
+    ".tox",
+    ".ipynb_checkpoints",
+    ".venv",
+    "venv",
+    "*.egg-info",
+)
 # Outputs of running the project (build/, runs/ model dirs, data/ TFRecords), at its top level only: a package or
 # subpackage may be called data or build, and must not vanish from the student copy.
-EXCLUDED_AT_TOP = ("build", "runs", "data", TEACHER_ONLY)
+EXCLUDED_AT_TOP = ("build", "dist", "runs", "data", TEACHER_ONLY)  # dist/: its wheels would hold the solutions
 
 _BEGIN = re.compile(r"(?P<indent>[ \t]*)### BEGIN SOLUTION \(Exercise (?P<n>[1-9][0-9]*)(?P<todo>, TODO)?\)[ \t]*")
 _END = re.compile(r"[ \t]*### END SOLUTION[ \t]*")
@@ -301,6 +312,9 @@ def write_student_copy(project_dir, output_dir, keep=frozenset()):
             files.append((relative, text, regions))
     if not files and not problems:
         raise ValueError(f"{project_dir} has no solution markers: generate it with classroom=yes.")
+    unknown = sorted(set(keep) - {region.exercise for _, _, regions in files for region in regions})
+    if unknown:
+        problems.append(f"--keep {' '.join(map(str, unknown))}: no solution region belongs to those exercises.")
 
     exercise_files = {}
     for number in sorted({region.exercise for _, _, regions in files for region in regions}):

@@ -2,6 +2,7 @@
 student copy. Slow: the teacher copy scores full marks and the student copy exactly the exercises it still solves."""
 
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -146,3 +147,19 @@ def test_the_student_suite_fails_on_the_planted_shape_bug_alone(kit, tmp_path):
     solutions.write_student_copy(teacher, tmp_path / "student", keep={3})
     result = run([PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=tmp_path / "student", timeout=900)
     assert " passed" in result.stdout and "failed" not in result.stdout
+
+
+@pytest.mark.slow
+def test_grade_awards_no_points_for_tests_that_did_not_run(kit, tmp_path):
+    teacher = shutil.copytree(kit[0], tmp_path / "teacher")
+    benchmark_test = teacher / "tests" / "exercises" / "test_06_benchmark.py"
+    benchmark_test.write_text("import not_a_module\n" + benchmark_test.read_text())
+    package = next(teacher.glob("*/grade.py")).parent.name
+    command = [PYTHON, "-m", f"{package}.grade", "-k", "names_that_fix"]
+    result = subprocess.run(command, cwd=teacher, capture_output=True, text=True, timeout=600)
+    rows = dict(re.findall(r"^(\d\d) .*?\d+/\d+\s+(.*)$", result.stdout, re.MULTILINE))
+    assert result.returncode == 1 and rows["02"] == "passed", result.stdout
+    assert rows["06"].startswith("failed: could not be imported") and rows["01"] == "failed: no test ran"
+    (teacher / "tests" / "conftest.py").write_text("x = (\n")  # a student's syntax error where every test imports
+    result = subprocess.run(command, cwd=teacher, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 2 and result.stdout.splitlines()[-1].startswith("Error: pytest stopped")

@@ -300,6 +300,16 @@ def test_cli_student_keep_hands_out_exercises_in_stages(tmp_path, capsys):
     assert out == f"Removed the solutions to exercise 4 from 1 file; student copy in {tmp_path / 'student'}\n"
 
 
+def test_cli_student_refuses_a_keep_without_a_region_and_an_unwritable_output(tmp_path, capsys):
+    project = make_project(tmp_path / "teacher")
+    assert cli.main(["student", str(project), "-o", str(tmp_path / "student"), "--keep", "9"]) == 2
+    assert capsys.readouterr().err == "Error: --keep 9: no solution region belongs to those exercises.\n"
+    (tmp_path / "file").write_text("")
+    assert cli.main(["student", str(project), "-o", str(tmp_path / "file" / "student")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Error: ") and err.count("\n") == 1 and "choose another output folder" in err
+
+
 def test_cli_student_refuses_with_one_error_line(tmp_path, capsys):
     project = make_project(tmp_path / "teacher", {"pkg/bad.py": "### END SOLUTION\n"})
     assert cli.main(["student", str(project), "--output-dir", str(tmp_path / "student")]) == 2

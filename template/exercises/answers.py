@@ -1,7 +1,11 @@
 """Your answers to exercises 2, 6 and 7; tests/exercises/ reads them. Replace each TODO with the assignment it asks."""
 
 ### BEGIN SOLUTION (Exercise 2, TODO)
-STATIC_SHAPES = {"drop_remainder", "ensure_shape"}
+{% if cookiecutter.task == 'image_classification' %}
+STATIC_SHAPES = {"drop_remainder", "image_size"}
+{% else %}
+STATIC_SHAPES = {"drop_remainder", "sequence_length"}
+{% endif %}
 ### END SOLUTION
 
 ### BEGIN SOLUTION (Exercise 6, TODO)

@@ -18,7 +18,7 @@ import typing
 import gin
 
 from .errors import InputError
-from .params import Positive
+from .params import Fraction, Positive
 
 _LOCATION = re.compile(r'\n\s*In (?:file "(?P<file>[^"]+)", line (?P<line>\d+)|bindings string line (?P<bline>\d+))')
 _PACKAGE = __package__.rsplit(".", 1)[0]
@@ -100,6 +100,8 @@ def _check(name, bindings):
             yield f"{name}.{parameter} must be {_describe(kind)}, not {value!r}."
         elif Positive in getattr(kind, "__metadata__", ()) and value <= 0:
             yield f"{name}.{parameter} must be positive, not {value!r}."
+        elif Fraction in getattr(kind, "__metadata__", ()) and not 0 <= value < 1:
+            yield f"{name}.{parameter} must be at least 0 and below 1, not {value!r}."
 
 
 def _is_literal(value):

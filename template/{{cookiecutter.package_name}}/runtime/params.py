@@ -4,7 +4,7 @@ Every default is written once, with a comment: in configs/runtime.gin, except th
 rate and the weight decay, which depend on the task and live in its configs/base.gin. The hardware configs override
 a few. A field that no config binds is an error at start-up, so nothing runs on a value nobody chose.
 Fields are checked against their annotations when the config is read (config.py): `Positive` marks the ones that
-must be above zero, `Literal` the ones with a fixed set of choices.
+must be above zero, `Fraction` the ones in [0, 1), `Literal` the ones with a fixed set of choices.
 """
 
 import dataclasses
@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 import gin
 
 Positive = "positive"  # an Annotated[...] marker: the value must be > 0
+Fraction = "fraction"  # an Annotated[...] marker: the value must be in [0, 1), e.g. a probability
 
 
 @gin.configurable("Runtime")

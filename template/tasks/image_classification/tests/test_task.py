@@ -6,12 +6,13 @@ import keras
 import numpy as np
 import pytest
 import tensorflow as tf
-from conftest import run_main, setup
+from conftest import SMOKE, run_main, setup
 
 from {{ cookiecutter.package_name }} import model as model_lib
 from {{ cookiecutter.package_name }} import preprocessing
 from {{ cookiecutter.package_name }}.runtime import modes
 from {{ cookiecutter.package_name }}.runtime.config import build, parse_config
+from {{ cookiecutter.package_name }}.runtime.errors import InputError
 from {{ cookiecutter.package_name }}.runtime.params import RuntimeParams
 
 
@@ -59,3 +60,9 @@ def test_resnet_has_the_published_parameter_counts(depth, parameters):
     inputs = keras.Input((224, 224, 3))
     model = keras.Model(inputs, model_lib.resnet(inputs, 1000, depth))
     assert sum(w.shape.num_elements() for w in model.trainable_weights) == parameters
+
+
+@pytest.mark.parametrize("value", [-0.1, 1.0])
+def test_max_brightness_delta_outside_0_to_1_is_refused(value):
+    with pytest.raises(InputError, match=r"Task.max_brightness_delta must be at least 0 and below 1"):
+        parse_config([SMOKE], ["Task.max_brightness_delta = " + repr(value)])

@@ -1,7 +1,7 @@
 """The task's hyperparameters: the data and its preprocessing. The network's own live in model.py.
 
 Every default lives in configs/base.gin, with a comment. Fields are checked against their annotations when the
-config is read: `Positive` ones must be above zero.
+config is read: `Positive` ones must be above zero, `Fraction` ones in [0, 1).
 """
 
 import dataclasses
@@ -9,7 +9,7 @@ from typing import Annotated
 
 import gin
 
-from .runtime.params import Positive
+from .runtime.params import Fraction, Positive
 
 
 @gin.configurable("Task")
@@ -22,4 +22,4 @@ class TaskParams:
     shuffle_buffer: Annotated[int, Positive]
     crop_padding: int
     random_flip: bool
-    max_brightness_delta: float
+    max_brightness_delta: Annotated[float, Fraction]

@@ -5,9 +5,10 @@ import shutil
 import numpy as np
 import pytest
 import tensorflow as tf
-from conftest import run_main, setup
+from conftest import SMOKE, run_main, setup
 
 from {{ cookiecutter.package_name }}.runtime import modes
+from {{ cookiecutter.package_name }}.runtime.config import parse_config
 from {{ cookiecutter.package_name }}.runtime.errors import InputError
 
 TEXTS = ["The battery is not very good, but the screen is great!", "", "unseen wörds only"]
@@ -31,3 +32,9 @@ def test_a_data_dir_without_its_vocabulary_says_how_to_make_one(tmp_path, data_d
     (copy / "vocabulary.txt").unlink()
     with pytest.raises(InputError, match="has no vocabulary.txt; write the data again with prepare_data"):
         setup(str(copy))
+
+
+@pytest.mark.parametrize("value", [-0.1, 1.0])
+def test_word_dropout_outside_0_to_1_is_refused(value):
+    with pytest.raises(InputError, match=r"Task.word_dropout must be at least 0 and below 1"):
+        parse_config([SMOKE], ["Task.word_dropout = " + repr(value)])

@@ -1,7 +1,7 @@
 """The task's hyperparameters: the data and its tokenization. The network's own live in model.py.
 
 Every default lives in configs/base.gin, with a comment. Fields are checked against their annotations when the
-config is read: `Positive` ones must be above zero.
+config is read: `Positive` ones must be above zero, `Fraction` ones in [0, 1).
 """
 
 import dataclasses
@@ -9,7 +9,7 @@ from typing import Annotated
 
 import gin
 
-from .runtime.params import Positive
+from .runtime.params import Fraction, Positive
 
 
 @gin.configurable("Task")
@@ -21,4 +21,4 @@ class TaskParams:
     vocabulary_size: int | None
     sequence_length: Annotated[int, Positive]
     shuffle_buffer: Annotated[int, Positive]
-    word_dropout: float
+    word_dropout: Annotated[float, Fraction]
