@@ -238,6 +238,20 @@ def _write(path, text, mode_from):
     shutil.copymode(mode_from, path)
 
 
+def _parsed_files(project_dir):
+    """([(relative path, text, regions)] of the project's .py and .gin files, [one line per problem])."""
+    files, problems = [], []
+    for relative, text, problem in _marked_files(project_dir):
+        if problem:
+            problems.append(problem)
+            continue
+        try:
+            files.append((relative, text, parse(text, relative.as_posix())))
+        except ValueError as error:
+            problems.append(str(error))
+    return files, problems
+
+
 def strip_markers(project_dir):
     """Removes the marker lines from every .py and .gin file of a project, in place, keeping the solutions.
 
@@ -245,20 +259,10 @@ def strip_markers(project_dir):
     Returns the relative paths (POSIX strings) of the files changed.
     """
     project_dir = Path(project_dir)
-    changed, problems = {}, []
-    for relative, text, problem in _marked_files(project_dir):
-        if problem:
-            problems.append(problem)
-            continue
-        try:
-            kept = keep_solutions(text, relative.as_posix())
-        except ValueError as error:
-            problems.append(str(error))
-            continue
-        if kept != text:
-            changed[relative] = kept
+    files, problems = _parsed_files(project_dir)
     if problems:
         raise ValueError("\n".join(problems))
+    changed = {relative: keep_solutions(text, relative.as_posix()) for relative, text, regions in files if regions}
     for relative, text in changed.items():
         _write(project_dir / relative, text, project_dir / relative)
     return [relative.as_posix() for relative in changed]
@@ -298,18 +302,8 @@ def write_student_copy(project_dir, output_dir, keep=frozenset()):
     """
     project_dir, output_dir = Path(project_dir).resolve(), Path(output_dir).resolve()
     _check_output(project_dir, output_dir)
-    files, problems = [], []
-    for relative, text, problem in _marked_files(project_dir):
-        if problem:
-            problems.append(problem)
-            continue
-        try:
-            regions = parse(text, relative.as_posix())
-        except ValueError as error:
-            problems.append(str(error))
-            continue
-        if regions:
-            files.append((relative, text, regions))
+    files, problems = _parsed_files(project_dir)
+    files = [(relative, text, regions) for relative, text, regions in files if regions]
     if not files and not problems:
         raise ValueError(f"{project_dir} has no solution markers: generate it with classroom=yes.")
     unknown = sorted(set(keep) - {region.exercise for _, _, regions in files for region in regions})
